@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* devpm.h - libdevpm: everything a devpm test may call. */
+#ifndef DEVPM_H
+#define DEVPM_H
+
+#include "sysfs.h"
+#include "journal.h"
+#include "safety.h"
+#include "device.h"
+#include "diagnose.h"
+#include "trace.h"
+#include "wait.h"
+#include "kmsg.h"
+#include "needs.h"
+#include "report.h"
+#include "host.h"
+
+#define DEVPM_VERSION "0.1.0"
+
+#endif

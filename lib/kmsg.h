@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kmsg.h - the kernel log and taint between two points in time.
+ *
+ * A WARN, BUG, Oops, lockdep splat, "Call Trace" or a new taint flag other
+ * than E/O (unsigned or out-of-tree modules) is a failure of whatever test
+ * ran at the time.
+ */
+#ifndef DEVPM_KMSG_H
+#define DEVPM_KMSG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct devpm_kmsg;
+
+/* Open /dev/kmsg positioned at its end; NULL when unreadable. */
+struct devpm_kmsg *devpm_kmsg_open(void);
+int devpm_kmsg_fd(struct devpm_kmsg *k);	/* for poll() */
+
+/*
+ * Read every pending record.  Each line (text only, no prefix) is passed to
+ * cb if non-NULL.  Returns the number of records read.
+ */
+int devpm_kmsg_drain(struct devpm_kmsg *k, void (*cb)(const char *line,
+						     void *arg), void *arg);
+void devpm_kmsg_close(struct devpm_kmsg *k);
+
+/* True if the line is a kernel splat; exposed for unit tests. */
+bool devpm_kmsg_is_bad(const char *line);
+
+/* /proc/sys/kernel/tainted; taint_new() lists the flags set in now but not
+ * in before, ignoring E and O; "" if none. */
+long devpm_taint_read(void);
+void devpm_taint_new(long before, long now, char *buf, size_t len);
+
+#endif

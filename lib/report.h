@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report.h - per-device results and metrics inside one test case.
+ *
+ * A generic case runs over many devices; each device gets a nested KTAP
+ * line so that a failure names the device:
+ *
+ *	    # Subtest: idle_devices_suspend
+ *	    ok 1 0000:00:1f.2 # suspend_us=1180
+ *	    not ok 2 0000:00:02.0 # still active after 1200 ms: control=on
+ *	    ok 3 0000:00:03.0 # SKIP no PM capability
+ *	    1..3
+ *
+ * Metrics are diagnostic lines the runner collects into summary.json:
+ *	# METRIC <device or -> <key>=<value>
+ */
+#ifndef DEVPM_REPORT_H
+#define DEVPM_REPORT_H
+
+#include <stdbool.h>
+
+struct devpm_sub {
+	int n, pass, fail, skip;
+	char first_fail[256];	/* "<dev>: <why>" of the first failure */
+};
+
+void devpm_sub_begin(struct devpm_sub *s, const char *casename);
+void devpm_sub_pass(struct devpm_sub *s, const char *dev, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+void devpm_sub_fail(struct devpm_sub *s, const char *dev, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+void devpm_sub_skip(struct devpm_sub *s, const char *dev, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+/* Prints the plan.  Returns 1 if any failed, 0 if any passed, -1 if all
+ * skipped or none ran (see DEVPM_SUB_END in test.h). */
+int devpm_sub_end(struct devpm_sub *s);
+
+void devpm_metric(const char *dev, const char *key, double value);
+
+/* A diagnostic line ("# ...") on stdout, flushed. */
+void devpm_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sysfs.h - typed access to sysfs attributes, redirectable to a recorded tree.
+ *
+ * Every path handed to this API is the path the kernel would show
+ * ("/sys/devices/pci0000:00/0000:00:1f.2/power/control").  When a sysfs root
+ * is set (--sysfs-root DIR or DEVPM_SYSFS_ROOT), the same path is looked up
+ * under DIR instead, so lib/ can be unit-tested against a recorded tree.
+ * The redirection applies to /sys, /proc and /dev paths alike.
+ */
+#ifndef DEVPM_SYSFS_H
+#define DEVPM_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DEVPM_PATH_MAX 512
+
+/*
+ * Set the root under which /sys, /proc and /dev are looked up.  NULL or ""
+ * means the real system.  Returns 0 or -ENOTDIR/-ENOENT (with devpm_error()).
+ * devpm_sysfs_root_from_env() applies DEVPM_SYSFS_ROOT if set.
+ */
+int devpm_set_sysfs_root(const char *dir);
+int devpm_sysfs_root_from_env(void);
+const char *devpm_sysfs_root(void);	/* "" for the real system */
+
+/* Build the real filesystem path for a kernel path: root + path. */
+int devpm_real_path(char *buf, size_t len, const char *kpath);
+
+/*
+ * Reads strip one trailing newline.  All return 0 or -errno; on error
+ * devpm_error() holds "<path>: <strerror>" (or a parse message).
+ */
+int devpm_read_str(const char *kpath, char *buf, size_t len);
+int devpm_read_long(const char *kpath, long *val);
+/* Accepts "n/a" (returns 1 and leaves *val untouched), else as read_long. */
+int devpm_read_long_or_na(const char *kpath, long *val);
+bool devpm_exists(const char *kpath);
+
+/*
+ * Raw write.  Tests must not call this for PM knobs: use devpm_knob_write()
+ * (journal.h), which records the old value first.  Raw writes are for
+ * action files with no state to restore (e.g. drop_caches, uevent).
+ */
+int devpm_write_str(const char *kpath, const char *val);
+
+/* Last error message of this thread ("" if none). */
+const char *devpm_error(void);
+/* Set the error message; returns -err so callers can 'return devpm_fail(...)'. */
+int devpm_fail(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* snprintf that returns -ENAMETOOLONG on truncation. */
+int devpm_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * test_info.h - a test program's declaration of itself (see test.h), apart
+ * from the kselftest harness so that lib/ can implement it.
+ */
+#ifndef DEVPM_TEST_INFO_H
+#define DEVPM_TEST_INFO_H
+
+#include <sys/types.h>
+#include "needs.h"
+
+#define DEVPM_EXIT_PASS 0
+#define DEVPM_EXIT_FAIL 1
+#define DEVPM_EXIT_USAGE 2
+#define DEVPM_EXIT_SKIP 4	/* KSFT_SKIP */
+
+struct devpm_test_info {
+	const char *suite;
+	int timeout_s;		/* whole program; the runner's default is 60 */
+	struct devpm_needs needs;
+};
+
+/* Hooks around test_harness_run(): see lib/test_main.c. */
+enum devpm_test_mode { DEVPM_MODE_RUN, DEVPM_MODE_LIST, DEVPM_MODE_NEEDS };
+int devpm_test_begin(const struct devpm_test_info *info, int argc,
+		     char **argv, enum devpm_test_mode *mode,
+		     const char **glob);
+
+/*
+ * Journal mark taken at the start of each case; restore at its end.  Use
+ * in FIXTURE_SETUP / FIXTURE_TEARDOWN:
+ *	self->mark = devpm_case_setup();
+ *	devpm_case_teardown(self->mark);
+ */
+off_t devpm_case_setup(void);
+void devpm_case_teardown(off_t mark);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * trace.h - a private tracefs instance with runtime-PM events.
+ *
+ * devpm_trace_start() makes instances/devpm-<pid>-<n>, sets trace_clock to
+ * "mono" (so timestamps compare with CLOCK_MONOTONIC), enables rpm_suspend,
+ * rpm_resume, rpm_idle, rpm_return_int and rpm_usage (those present) and,
+ * when device names are given, filters each event to them.  Extra events
+ * ("power:device_pm_callback_start", "scsi:scsi_dispatch_cmd_start", ...)
+ * can be added.  The instance is removed by devpm_trace_stop() and, after a
+ * crash, by devpm_trace_cleanup_stale().
+ */
+#ifndef DEVPM_TRACE_H
+#define DEVPM_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct devpm_trace;
+
+enum devpm_ev_type {
+	DEVPM_EV_RPM_SUSPEND,
+	DEVPM_EV_RPM_RESUME,
+	DEVPM_EV_RPM_IDLE,
+	DEVPM_EV_RPM_USAGE,
+	DEVPM_EV_RPM_RETURN,	/* rpm_return_int */
+	DEVPM_EV_OTHER,		/* any added event: see .event and .raw */
+};
+
+struct devpm_event {
+	uint64_t ts_us;		/* CLOCK_MONOTONIC, µs */
+	enum devpm_ev_type type;
+	char event[48];		/* "rpm_suspend", "scsi_dispatch_cmd_start" */
+	char dev[128];		/* device name ("" if none) */
+	int flags, usage, depth, child;	/* rpm_internal fields */
+	char func[64];		/* rpm_return_int: "rpm_suspend" etc. */
+	int ret;		/* rpm_return_int */
+	char raw[256];		/* the text after "event: " */
+};
+
+/* Mount point of tracefs ("" if none; mounts it when root and absent). */
+const char *devpm_tracefs(void);
+
+/*
+ * Start tracing.  devs: NULL-terminated device names to filter on (NULL:
+ * all devices).  Returns NULL with devpm_error() set when tracefs is not
+ * usable; callers then poll (wait.h does that).
+ */
+struct devpm_trace *devpm_trace_start(const char *const *devs);
+/* Enable one more event ("system:event"), optional filter (NULL: none). */
+int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
+			  const char *filter);
+/* Add a device to the rpm event filters. */
+int devpm_trace_add_dev(struct devpm_trace *t, const char *dev);
+
+/*
+ * Read the events that arrived so far into the trace's buffer, waiting at
+ * most timeout_ms for the first one (0: do not wait).  Returns the number
+ * of new events; they are appended to the list devpm_trace_events() gives.
+ */
+int devpm_trace_poll(struct devpm_trace *t, int timeout_ms);
+const struct devpm_event *devpm_trace_events(struct devpm_trace *t,
+					     size_t *n);
+/* Forget the events read so far. */
+void devpm_trace_clear(struct devpm_trace *t);
+
+void devpm_trace_stop(struct devpm_trace *t);
+void devpm_trace_cleanup_stale(void);
+
+/* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
+int devpm_trace_parse_line(const char *line, struct devpm_event *ev);
+
+uint64_t devpm_now_us(void);	/* CLOCK_MONOTONIC in µs */
+
+#endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian packages devpm needs to build, test and boot its QEMU
+# image.  As root, missing packages are installed; otherwise the exact
+# apt-get line is printed and the script fails (exit 2).
+set -u
+
+PKGS="gcc make pkg-config libc6-dev libpci-dev libusb-1.0-0-dev libevdev-dev
+zlib1g-dev linux-source-6.1 xz-utils perl qemu-system-x86 busybox-static cpio
+kmod zstd dpkg-dev binutils e2fsprogs"
+
+missing=
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$st" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "devpm: missing Debian packages:$missing; run: sudo apt-get install$missing" >&2
+	exit 2
+fi
+
+echo "  DEPS    apt-get install$missing"
+export DEBIAN_FRONTEND=noninteractive
+# An old or empty package list cannot find the packages: update once.
+if ! apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -q >/dev/null 2>&1 || true
+	if ! apt-get install -y -q --no-install-recommends $missing; then
+		echo "devpm: apt-get install$missing failed; fix the package sources and run 'make deps' again" >&2
+		exit 2
+	fi
+fi
