@@ -52,7 +52,7 @@ SAN_LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/san/%.o)
 SAN_RUNNER_OBJ	:= $(RUNNER_SRC:%.c=$(O)/san/%.o)
 UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
-HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h)
+HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit lint qemu qemu-check install clean \
 	headers
@@ -120,11 +120,43 @@ check-unit: $(UNIT_BIN) $(O)/san/devpm all
 lint: $(KTREE_STAMP)
 	@sh tests/lint.sh $(CHECKPATCH)
 
-qemu: all
-	@sh qemu/run.sh
+# The QEMU image and its host agent (qemu/; see qemu/README).  The self-test
+# programs (qemu/selftest/) exercise the agent and the crash watchdog; they
+# only go into the image `make qemu-check` boots for that.
+AGENT_SRC	:= $(sort $(wildcard qemu/*.c))
+AGENT_OBJ	:= $(AGENT_SRC:%.c=$(O)/%.o)
+AGENT_HDRS	:= $(wildcard qemu/*.h)
+SAN_AGENT_LIB	:= $(filter-out $(O)/san/qemu/agent.o $(O)/san/qemu/serve.o,\
+		   $(AGENT_SRC:%.c=$(O)/san/%.o))
+SELFTEST_SRC	:= $(sort $(wildcard qemu/selftest/*.c))
+SELFTEST_BIN	:= $(SELFTEST_SRC:qemu/selftest/%.c=$(O)/qemu/selftest/selftest/%)
+QEMU_VARS	:= SUITES TEST PROFILE KERNEL_PKG KERNEL MODULES KCONFIG \
+		   EXTRA_MODULES QEMU_ARGS BOOT ACCEL QEMU_TIMEOUT
+export $(QEMU_VARS)
 
-qemu-check: all
-	@sh qemu/run.sh --check
+$(AGENT_OBJ) $(SAN_AGENT_LIB): $(AGENT_HDRS)
+
+$(O)/devpm-qemu-agent: $(AGENT_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ)
+
+$(O)/qemu/selftest/selftest/%: qemu/selftest/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
+
+$(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(O)/san/libdevpm.a $(HDRS) \
+		$(AGENT_HDRS) $(KTREE_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC san  $<"
+	@$(CC) $(SAN_CFLAGS) -Itests -Iqemu -o $@ $< $(SAN_AGENT_LIB) \
+		$(O)/san/libdevpm.a $(PKG_LIBS) -lz
+
+qemu: deps all $(O)/devpm-qemu-agent
+	@bash qemu/run.sh O=$(O)
+
+qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN)
+	@bash qemu/run.sh O=$(O) --check
 
 check: check-unit lint qemu-check
 

@@ -1,51 +1,488 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* device.c - STUB: to be implemented (device.h). */
+/*
+ * device.c - the device model (device.h): resolve, snapshot and list the
+ * devices that have a power/ directory.  Every path is a kernel path; the
+ * sysfs root (sysfs.h) is applied only when a file is opened.
+ */
+#include <dirent.h>
 #include <errno.h>
-#include <stddef.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "devpm.h"
+
+#define DEVICES "/sys/devices"
+#define MAX_DEPTH 64
+
+/* Buses searched first for a bare device name, in this order. */
+static const char *const name_buses[] = {
+	"pci", "usb", "i2c", "scsi", "platform", NULL
+};
+
+static bool is_dir(const char *kpath)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (devpm_real_path(real, sizeof(real), kpath) < 0)
+		return false;
+	return !stat(real, &st) && S_ISDIR(st.st_mode);
+}
+
+static bool has_power_dir(const char *kpath)
+{
+	char p[DEVPM_PATH_MAX];
+
+	if (devpm_fmt(p, sizeof(p), "%s/power", kpath) < 0)
+		return false;
+	return is_dir(p);
+}
+
+/* Basename of the target of the symlink <kpath>/<link>; "" if none. */
+static void link_base(const char *kpath, const char *link, char *buf,
+		      size_t len)
+{
+	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (devpm_fmt(p, sizeof(p), "%s/%s", kpath, link) < 0 ||
+	    devpm_real_path(real, sizeof(real), p) < 0)
+		return;
+	n = readlink(real, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	snprintf(buf, len, "%s", base ? base + 1 : target);
+}
+
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+/*
+ * Resolve a kernel path (following symlinks inside the sysfs root) to the
+ * kernel path of the device directory.  -ENOENT if it does not exist,
+ * -EINVAL if it leaves /sys/devices.
+ */
+static int resolve(const char *spec, const char *kpath, char *out,
+		   size_t len)
+{
+	int r;
+
+	r = devpm_resolve(kpath, out, len);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return devpm_fail(ENOENT, "no device %s", spec);
+	if (r == -EXDEV || (!r && strncmp(out, DEVICES "/",
+					  strlen(DEVICES) + 1)))
+		return devpm_fail(EINVAL, "%s is not a device under %s",
+				  spec, DEVICES);
+	return r;
+}
+
+/* Find a bare name under /sys/bus/<bus>/devices or /sys/class/<c>/. */
+static int find_in(const char *top, const char *sub, const char *name,
+		   char *out, size_t len)
+{
+	char dir[DEVPM_PATH_MAX], real[PATH_MAX], p[DEVPM_PATH_MAX];
+	struct dirent **ents;
+	int n, i, found = -ENOENT;
+
+	if (devpm_real_path(real, sizeof(real), top) < 0)
+		return -ENOENT;
+	n = scandir(real, &ents, NULL, alphasort);
+	if (n < 0)
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (found == -ENOENT && ents[i]->d_name[0] != '.' &&
+		    devpm_fmt(dir, sizeof(dir), "%s/%s%s", top,
+			      ents[i]->d_name, sub) == 0 &&
+		    devpm_fmt(p, sizeof(p), "%s/%s", dir, name) == 0 &&
+		    devpm_exists(p))
+			found = devpm_fmt(out, len, "%s", p);
+		free(ents[i]);
+	}
+	free(ents);
+	return found;
+}
+
+static int spec_to_kpath(const char *spec, char *out, size_t len)
+{
+	char p[DEVPM_PATH_MAX];
+	int i;
+
+	if (spec[0] == '/') {
+		if (strncmp(spec, "/sys/", 5))
+			return devpm_fail(EINVAL,
+					  "%s is not a device under %s",
+					  spec, DEVICES);
+		return devpm_fmt(out, len, "%s", spec);
+	}
+	if (strchr(spec, '/') || !strcmp(spec, ".") || !strcmp(spec, ".."))
+		return devpm_fail(EINVAL,
+				  "bad device name '%s': give a name such as 0000:00:1f.2 or a /sys path",
+				  spec);
+	for (i = 0; name_buses[i]; i++) {
+		if (devpm_fmt(p, sizeof(p), "/sys/bus/%s/devices/%s",
+			      name_buses[i], spec) < 0)
+			continue;
+		if (devpm_exists(p))
+			return devpm_fmt(out, len, "%s", p);
+	}
+	if (!find_in("/sys/bus", "/devices", spec, out, len))
+		return 0;
+	if (!find_in("/sys/class", "", spec, out, len))
+		return 0;
+	return devpm_fail(ENOENT,
+			  "no device %s under /sys/bus/*/devices or /sys/class/*: give a name from there or a /sys/devices path",
+			  spec);
+}
+
+/* Fill path-derived fields of d for the device at kernel path kpath. */
+static int fill(struct devpm_dev *d, const char *kpath)
+{
+	char up[DEVPM_PATH_MAX], *slash;
+	const char *base;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	r = devpm_fmt(d->path, sizeof(d->path), "%s", kpath);
+	if (r < 0)
+		return r;
+	base = strrchr(d->path, '/');
+	copy_str(d->name, sizeof(d->name), base ? base + 1 : d->path);
+	link_base(d->path, "subsystem", d->bus, sizeof(d->bus));
+	link_base(d->path, "driver", d->driver, sizeof(d->driver));
+
+	copy_str(up, sizeof(up), d->path);
+	for (;;) {
+		slash = strrchr(up, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+		if (strncmp(up, DEVICES "/", strlen(DEVICES) + 1))
+			break;
+		if (has_power_dir(up)) {
+			copy_str(d->parent, sizeof(d->parent), up);
+			break;
+		}
+	}
+	return devpm_dev_snapshot(d);
+}
 
 int devpm_dev_open(struct devpm_dev *d, const char *spec)
 {
-	(void)d;
-	(void)spec;
-	return -ENOSYS;
+	char kpath[DEVPM_PATH_MAX], dev[DEVPM_PATH_MAX], p[DEVPM_PATH_MAX];
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	if (!spec || !spec[0])
+		return devpm_fail(EINVAL, "empty device name");
+	r = spec_to_kpath(spec, kpath, sizeof(kpath));
+	if (r < 0)
+		return r;
+	r = resolve(spec, kpath, dev, sizeof(dev));
+	if (r < 0)
+		return r;
+	if (!is_dir(dev) ||
+	    (devpm_fmt(p, sizeof(p), "%s/uevent", dev) == 0 &&
+	     !devpm_exists(p) && !has_power_dir(dev)))
+		return devpm_fail(EINVAL,
+				  "%s is not a device under %s (no uevent or power/)",
+				  spec, DEVICES);
+	return fill(d, dev);
+}
+
+static int read_str(const struct devpm_dev *d, const char *attr, char *buf,
+		    size_t len)
+{
+	char p[DEVPM_PATH_MAX];
+	int r;
+
+	r = devpm_dev_attr(d, attr, p, sizeof(p));
+	if (r < 0)
+		return r;
+	return devpm_read_str(p, buf, len);
+}
+
+static int read_long(const struct devpm_dev *d, const char *attr, long *v)
+{
+	char p[DEVPM_PATH_MAX];
+	int r;
+
+	r = devpm_dev_attr(d, attr, p, sizeof(p));
+	if (r < 0)
+		return r;
+	return devpm_read_long(p, v);
+}
+
+/* event_count of the wakeup source registered under the device. */
+static long wakeup_event_count(const struct devpm_dev *d)
+{
+	char dir[DEVPM_PATH_MAX], real[PATH_MAX], p[DEVPM_PATH_MAX];
+	struct dirent *e;
+	long v = -1;
+	DIR *dp;
+
+	if (devpm_fmt(dir, sizeof(dir), "%s/wakeup", d->path) < 0 ||
+	    devpm_real_path(real, sizeof(real), dir) < 0)
+		return -1;
+	dp = opendir(real);
+	if (!dp)
+		return -1;
+	while ((e = readdir(dp))) {
+		if (strncmp(e->d_name, "wakeup", 6))
+			continue;
+		if (devpm_fmt(p, sizeof(p), "%s/%s/event_count", dir,
+			      e->d_name) == 0 &&
+		    devpm_read_long(p, &v) == 0)
+			break;
+		v = -1;
+	}
+	closedir(dp);
+	return v;
 }
 
 int devpm_dev_snapshot(struct devpm_dev *d)
 {
-	(void)d;
-	return -ENOSYS;
+	struct devpm_rpm *r = &d->rpm;
+	char buf[32], p[DEVPM_PATH_MAX];
+	long v;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	memset(&d->wakeup, 0, sizeof(d->wakeup));
+	d->wakeup.event_count = -1;
+	if (!is_dir(d->path))
+		return devpm_fail(ENOENT, "no device %s", d->path);
+
+	r->have_control = !read_str(d, "control", r->control,
+				    sizeof(r->control));
+	r->have_status = !read_str(d, "runtime_status", r->status,
+				   sizeof(r->status));
+	r->have_usage = !read_long(d, "runtime_usage", &r->usage);
+	r->have_active_kids = !read_long(d, "runtime_active_kids",
+					 &r->active_kids);
+	r->have_enabled = !read_str(d, "runtime_enabled", r->enabled,
+				    sizeof(r->enabled));
+	/* Reads fail with EIO when the driver does not use autosuspend. */
+	r->have_autosuspend = !read_long(d, "autosuspend_delay_ms",
+					 &r->autosuspend_delay_ms);
+	if (!read_long(d, "runtime_active_time", &v)) {
+		r->active_ms = v;
+		if (!read_long(d, "runtime_suspended_time", &v)) {
+			r->suspended_ms = v;
+			r->have_times = true;
+		}
+	}
+	if (!devpm_dev_attr(d, "pm_qos_resume_latency_us", p, sizeof(p))) {
+		ret = devpm_read_long_or_na(p, &r->qos_latency_us);
+		r->have_qos_latency = ret >= 0;
+		r->qos_latency_na = ret == 1;
+		if (ret == 1)
+			r->qos_latency_us = 0;
+	}
+	r->have_no_power_off = !read_long(d, "pm_qos_no_power_off",
+					  &r->no_power_off);
+	r->have_async = !read_str(d, "async", r->async, sizeof(r->async));
+
+	if (!read_str(d, "wakeup", buf, sizeof(buf)) && buf[0]) {
+		d->wakeup.capable = true;
+		d->wakeup.enabled = !strcmp(buf, "enabled");
+	}
+	d->wakeup.event_count = wakeup_event_count(d);
+	return 0;
 }
 
-int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf, size_t len)
+int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
+		   size_t len)
 {
-	(void)d;
-	(void)attr;
-	(void)buf;
-	(void)len;
-	return -ENOSYS;
-}
-
-int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n)
-{
-	(void)bus;
-	(void)list;
-	(void)n;
-	return -ENOSYS;
+	return devpm_fmt(buf, len, "%s/power/%s", d->path, attr);
 }
 
 int devpm_dev_status(const struct devpm_dev *d, char *buf, size_t len)
 {
-	(void)d;
-	(void)buf;
-	(void)len;
-	return -ENOSYS;
+	int r;
+
+	r = read_str(d, "runtime_status", buf, len);
+	if (r == -ENOENT) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (r < 0)
+		buf[0] = '\0';
+	return r;
 }
 
-int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list, size_t *n)
+/* A growing array of kernel paths. */
+struct paths {
+	char (*p)[DEVPM_PATH_MAX];
+	size_t n, cap;
+};
+
+static int paths_add(struct paths *ps, const char *kpath)
 {
-	(void)d;
-	(void)list;
-	(void)n;
-	return -ENOSYS;
+	void *np;
+
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 64;
+		np = realloc(ps->p, ps->cap * sizeof(*ps->p));
+		if (!np)
+			return devpm_fail(ENOMEM, "out of memory");
+		ps->p = np;
+	}
+	copy_str(ps->p[ps->n++], DEVPM_PATH_MAX, kpath);
+	return 0;
+}
+
+/*
+ * Collect the devices below dir.  all: every device at any depth; else
+ * stop at the first device on each branch (the model's direct children).
+ * Symlinks are not followed; power/ and wakeup-source directories are not
+ * entered.
+ */
+static int walk(const char *dir, bool all, int depth, struct paths *ps)
+{
+	char real[PATH_MAX], sub[DEVPM_PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	int r = 0;
+	DIR *dp;
+
+	if (depth > MAX_DEPTH)
+		return 0;
+	if (devpm_real_path(real, sizeof(real), dir) < 0)
+		return 0;
+	dp = opendir(real);
+	if (!dp)
+		return 0;
+	while (!r && (e = readdir(dp))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "power") ||
+		    !strcmp(e->d_name, "wakeup"))
+			continue;
+		if (e->d_type == DT_LNK ||
+		    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		if (devpm_fmt(sub, sizeof(sub), "%s/%s", dir, e->d_name) < 0)
+			continue;
+		if (e->d_type == DT_UNKNOWN) {
+			if (devpm_real_path(real, sizeof(real), sub) < 0 ||
+			    lstat(real, &st) || !S_ISDIR(st.st_mode))
+				continue;
+		}
+		if (has_power_dir(sub)) {
+			r = paths_add(ps, sub);
+			if (r || !all)
+				continue;
+		}
+		r = walk(sub, all, depth + 1, ps);
+	}
+	closedir(dp);
+	return r;
+}
+
+/*
+ * The devices of one bus from /sys/bus/<bus>/devices (links into
+ * /sys/devices).  -ENOENT when the bus has no such directory (a class, or a
+ * recorded tree without it): the caller walks /sys/devices instead.
+ */
+static int bus_paths(const char *bus, struct paths *ps)
+{
+	char dir[DEVPM_PATH_MAX], real[PATH_MAX], link[DEVPM_PATH_MAX];
+	char dev[DEVPM_PATH_MAX];
+	struct dirent *e;
+	int r = 0;
+	DIR *dp;
+
+	if (devpm_fmt(dir, sizeof(dir), "/sys/bus/%s/devices", bus) < 0 ||
+	    devpm_real_path(real, sizeof(real), dir) < 0)
+		return -ENOENT;
+	dp = opendir(real);
+	if (!dp)
+		return -ENOENT;
+	while (!r && (e = readdir(dp))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (devpm_fmt(link, sizeof(link), "%s/%s", dir, e->d_name) < 0 ||
+		    devpm_resolve(link, dev, sizeof(dev)) < 0 ||
+		    strncmp(dev, DEVICES "/", strlen(DEVICES) + 1) ||
+		    !has_power_dir(dev))
+			continue;
+		r = paths_add(ps, dev);
+	}
+	closedir(dp);
+	return r;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct devpm_dev *)a)->path,
+		      ((const struct devpm_dev *)b)->path);
+}
+
+/* Build the device list from paths, keeping those on bus (NULL: all). */
+static int build(struct paths *ps, const char *bus, struct devpm_dev **list,
+		 size_t *n)
+{
+	struct devpm_dev *out;
+	size_t i, k = 0;
+
+	out = calloc(ps->n ? ps->n : 1, sizeof(*out));
+	if (!out)
+		return devpm_fail(ENOMEM, "out of memory");
+	for (i = 0; i < ps->n; i++) {
+		if (fill(&out[k], ps->p[i]) < 0)
+			continue;	/* went away while we looked */
+		if (bus && strcmp(out[k].bus, bus))
+			continue;
+		k++;
+	}
+	qsort(out, k, sizeof(*out), cmp_path);
+	*list = out;
+	*n = k;
+	return 0;
+}
+
+int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n)
+{
+	struct paths ps = { 0 };
+	int r;
+
+	*list = NULL;
+	*n = 0;
+	if (!is_dir(DEVICES))
+		return devpm_fail(ENOENT, "no %s under sysfs root '%s'",
+				  DEVICES, devpm_sysfs_root());
+	/* A bus lists its devices: far cheaper than walking all of sysfs. */
+	r = bus ? bus_paths(bus, &ps) : -ENOENT;
+	if (r == -ENOENT) {
+		ps.n = 0;
+		r = walk(DEVICES, true, 0, &ps);
+	}
+	if (!r)
+		r = build(&ps, bus, list, n);
+	free(ps.p);
+	return r;
+}
+
+int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
+		       size_t *n)
+{
+	struct paths ps = { 0 };
+	int r;
+
+	*list = NULL;
+	*n = 0;
+	r = walk(d->path, false, 0, &ps);
+	if (!r)
+		r = build(&ps, NULL, list, n);
+	free(ps.p);
+	return r;
 }

@@ -46,8 +46,8 @@ struct devpm_wakeup {
 
 struct devpm_dev {
 	char path[DEVPM_PATH_MAX];	/* /sys/devices/... (kernel path) */
-	char name[128];			/* basename: "0000:00:1f.2", "1-1", "sda"? (no: "0:0:0:0") */
-	char bus[32];			/* subsystem: pci, usb, i2c, scsi, ... ("" none) */
+	char name[128];			/* basename: "0000:00:1f.2", "1-1", "0:0:0:0", "sda" */
+	char bus[32];			/* subsystem: pci, usb, ... or a class ("" none) */
 	char driver[64];		/* bound driver name ("" unbound) */
 	char parent[DEVPM_PATH_MAX];	/* nearest ancestor with power/ ("" none) */
 	struct devpm_rpm rpm;
@@ -57,13 +57,15 @@ struct devpm_dev {
 /*
  * Resolve a user-given device: a /sys/devices path, a /sys/bus/.../devices/X
  * or /sys/class/... link, or a bare name found under /sys/bus/{pci,usb,i2c,
- * scsi}/devices.  The result must lie under /sys/devices (-EINVAL with a
- * message otherwise, -ENOENT if it does not exist).  Fills path/name/bus/
- * driver/parent and takes a snapshot.
+ * scsi,platform}/devices, then any other bus, then any class.  Symlinks are
+ * followed inside the sysfs root only.  The result must be a device (a
+ * uevent or power/) under /sys/devices: -EINVAL otherwise ("X is not a
+ * device under /sys/devices"), -ENOENT if it does not exist ("no device
+ * X").  Fills path/name/bus/driver/parent and takes a snapshot.
  */
 int devpm_dev_open(struct devpm_dev *d, const char *spec);
 
-/* Re-read power/ and wakeup state. */
+/* Re-read power/ and wakeup state; -ENOENT if the device went away. */
 int devpm_dev_snapshot(struct devpm_dev *d);
 
 /* Path of an attribute of the device: "<path>/power/<attr>". */
@@ -72,15 +74,20 @@ int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
 
 /*
  * Every device under /sys/devices with a power/ directory, sorted by path
- * (parents before children).  bus may be NULL (all) or a subsystem name.
- * The caller frees *list with free().
+ * (parents before children).  bus may be NULL (all) or a subsystem name
+ * (a bus or a class).  Symlinks are not followed; wakeup sources
+ * (<dev>/wakeup/wakeupN) are not devices here.  The caller frees *list
+ * with free().
  */
 int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n);
 
-/* Read the runtime status only ("" when absent). */
+/* Read the runtime status only: 0 with "" when absent, else -errno. */
 int devpm_dev_status(const struct devpm_dev *d, char *buf, size_t len);
 
-/* Children of d with a power/ directory (direct descendants in the model). */
+/*
+ * Children of d in the model: the nearest devices with a power/ directory
+ * below it (through glue directories such as net/ or block/), sorted.
+ */
 int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
 		       size_t *n);
 

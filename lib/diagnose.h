@@ -42,10 +42,14 @@ struct devpm_diag {
 	struct devpm_reason r[DEVPM_MAX_REASONS];
 };
 
-/* Fills diag; returns diag->n (0 when the device is suspended). */
+/*
+ * Fills diag from d's snapshot (and its children's status, to name the
+ * active ones); returns diag->n: 0 when the device is suspended, >= 1
+ * otherwise (DEVPM_R_UNKNOWN says so when sysfs shows no reason).
+ */
 int devpm_diagnose(const struct devpm_dev *d, struct devpm_diag *diag);
 
-/* "reason1; reason2; ..." in one line. */
+/* "reason1; reason2; ..." in one line ("" for none), cut to fit len. */
 void devpm_diag_line(const struct devpm_diag *diag, char *buf, size_t len);
 
 const char *devpm_reason_name(enum devpm_reason_code code);

@@ -5,10 +5,22 @@
  * Inside devpm's QEMU image a dedicated virtio-serial port
  * ("org.devpm.agent") reaches the host agent, which acts through QMP.
  * One request, one line; one reply line "ok [...]" or "err <why>".
- *   ping
- *   key <qcode>...		press and release each key (QMP input-send-event)
- *   link <netdev-id> on|off	set a NIC's link
- *   wake			wake a suspended guest (checks it is suspended)
+ *   ping			"ok pong"
+ *   key [--dev ID] <qcode>...	press and release each key (QMP
+ *				input-send-event); "shift+a" is a chord; ID
+ *				is a keyboard's QOM id (profile: kbd0, kbd1)
+ *   link <netdev-id> on|off	set a NIC's link (QMP set_link; profile: n0)
+ *   wake [auto|mem|freeze] [ms]	arm a wake for the sleep the test enters
+ *				next: "ok armed ..." at once; once the guest's
+ *				devices froze the agent wakes S3 by QMP
+ *				system_wakeup, s2idle by a console character
+ *				(enable ttyS0's power/wakeup first) or the ACPI
+ *				power button; the arm ends at resume or after
+ *				ms (default 30000), never reaching a later cycle
+ * On the wire a request may begin with a tag "#<word> "; the reply then
+ * begins with the same tag (devpm_host_request() tags every request and
+ * skips stale replies).  devpm_host_request() returns 0 for "ok",
+ * -EREMOTEIO for "err" (reply holds the text), -ETIMEDOUT, -EINVAL.
  * On real hardware there is no agent: -ENODEV, and the test SKIPs.
  */
 #ifndef DEVPM_HOST_H

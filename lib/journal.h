@@ -3,17 +3,27 @@
  * journal.h - every PM knob devpm writes is put back.
  *
  * Before a knob is first written, "W <path>\t<old value>" is appended to the
- * journal and fsync'd.  Things devpm instantiates (an i2c client, a loaded
- * module, a configfs gadget) are recorded as an undo action.  Restore walks
- * the journal backwards.  The journal survives SIGKILL: the next
- * `devpm run` or `devpm restore` replays it.
+ * journal and fsync'd.  "First" counts from the last devpm_journal_mark(),
+ * so a case's restore_since() always has what it needs; an older record of
+ * the same knob stays and puts back the older value after it.  Things devpm
+ * instantiates (an i2c client, a loaded module, a configfs gadget) are
+ * recorded as an undo action.  Restore walks the journal backwards.  The
+ * journal survives SIGKILL: the next `devpm run` or `devpm restore` replays
+ * it.  A W or U record with an empty value is written back as "\n" (sysfs
+ * ignores an empty write; "\n" clears e.g. a driver_override).
  *
  * Record format, one per line (no tabs or newlines inside fields):
  *   W <path>\t<old value>	write old value back to path
  *   U <path>\t<value>		write value to path (undo of an instantiation)
  *   M <module>			unload module (we loaded it)
  *   D <path>			rmdir path (configfs directory we created)
- * Paths are kernel paths (see sysfs.h); the sysfs root applies at restore.
+ *   L <path>			unlink path (a configfs link or file we created)
+ * Paths are the files really written: the kernel path, or under a sysfs
+ * root the path inside the tree, so that a journal left by a run on a
+ * recorded tree never writes its values to the real system, nor the
+ * reverse.  Restore uses them as they are.  Invalid lines and a last line
+ * without '\n' (a record cut by a crash) are reported on stderr
+ * ("devpm: journal line N invalid, not restored: ...") and skipped.
  *
  * The runner holds the lock; test programs it starts append to the same file
  * (DEVPM_JOURNAL in their environment).  A test program started by hand takes
@@ -30,33 +40,53 @@
 const char *devpm_journal_dir(void);
 
 /*
- * Open the journal as its owner: take the lock (-EBUSY with a message
- * naming the holder's pid when another run holds it), restore whatever a
- * crashed run left, and start an empty journal.  Installs SIGINT/SIGTERM/
- * SIGHUP handlers that restore and exit, and an atexit restore.
+ * Open the journal (<dir>/journal; dir NULL: devpm_journal_dir(), created
+ * 0700) as its owner: take <dir>/lock (-EBUSY with a message naming the
+ * holder's pid when another run holds it; a lock left by a dead process is
+ * taken over), restore whatever a crashed run left, and start an empty
+ * journal.  Exports DEVPM_JOURNAL=<dir>/journal for child processes.
+ * Installs SIGINT/SIGTERM/SIGHUP handlers that restore and re-raise, and
+ * an atexit restore (only in this process, not in forked children).
  */
 int devpm_journal_open_owner(const char *dir);
 
 /*
  * Attach to the journal named by DEVPM_JOURNAL (a test program under the
- * runner); when it is unset, behave as devpm_journal_open_owner().
+ * runner); when it is unset, behave as devpm_journal_open_owner(NULL).
+ * An attached process restores what it appended since attaching at exit
+ * and on SIGINT/SIGTERM/SIGHUP; it takes no lock.  Returns 0 at once when
+ * the journal is already open.  knob_write/undo_* attach on first use.
  */
 int devpm_journal_attach(void);
 
+/* Restore what this process answers for (above), then close and unlock. */
 void devpm_journal_close(void);
 
-/* Current end of the journal; restore_since() puts back what came after. */
+/*
+ * Current end of the journal (0 when not open); restore_since() puts back
+ * what came after, never what came before this process attached, and cuts
+ * the journal there.  Returns as restore_all().
+ */
 off_t devpm_journal_mark(void);
 int devpm_journal_restore_since(off_t mark);
-/* Restore everything and empty the journal.  Returns the number of records
- * restored, or -errno.  Invalid or truncated lines are reported on stderr
- * and skipped; the valid ones are still restored. */
+/*
+ * Restore everything and empty the journal (not open: open it as owner,
+ * which restores).  Returns the number of records restored, or -errno;
+ * -EIO when some valid record could not be put back (each is reported on
+ * stderr, the others are still restored, the journal is emptied anyway).
+ * Invalid or truncated lines are reported on stderr and skipped.
+ */
 int devpm_journal_restore_all(void);
 
 /*
  * Write a PM knob: journal its old value (first write only), then write.
+ * Writing the value it already has does nothing (no record, no write).
+ * A choice list ("s2idle [deep]") is journaled as the chosen word, an
+ * unset driver_override ("(null)") as empty.  An empty value is written as
+ * "\n" (sysfs ignores an empty write).
  * Refuses (-EPERM, devpm_error() says why) a knob of a device on the path
- * of a mounted filesystem unless --allow-disk (safety.h).
+ * of a mounted filesystem unless --allow-disk (safety.h); the device is the
+ * path before /power/, else the knob's directory.
  */
 int devpm_knob_write(const char *kpath, const char *val);
 int devpm_knob_write_long(const char *kpath, long val);
@@ -65,8 +95,14 @@ int devpm_knob_write_long(const char *kpath, long val);
 int devpm_journal_undo_write(const char *kpath, const char *val);
 int devpm_journal_undo_module(const char *module);
 int devpm_journal_undo_rmdir(const char *kpath);
+int devpm_journal_undo_unlink(const char *kpath);
 
-/* Load a module if not loaded (modprobe), journaling its removal. */
+/*
+ * Load a module if not loaded (modprobe module params, no shell),
+ * journaling its removal (delete_module, O_NONBLOCK; its dependencies stay).
+ * -ENOENT with modprobe's complaint when it fails.  Under a sysfs root
+ * nothing is loaded: a module absent from the tree is -ENOENT.
+ */
 int devpm_module_load(const char *module, const char *params);
 
 #endif

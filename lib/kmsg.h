@@ -20,7 +20,8 @@ int devpm_kmsg_fd(struct devpm_kmsg *k);	/* for poll() */
 
 /*
  * Read every pending record.  Each line (text only, no prefix) is passed to
- * cb if non-NULL.  Returns the number of records read.
+ * cb if non-NULL.  Returns the number of records read, or -errno.  Records
+ * overwritten before they were read (EPIPE) are lost, silently.
  */
 int devpm_kmsg_drain(struct devpm_kmsg *k, void (*cb)(const char *line,
 						     void *arg), void *arg);
@@ -29,8 +30,11 @@ void devpm_kmsg_close(struct devpm_kmsg *k);
 /* True if the line is a kernel splat; exposed for unit tests. */
 bool devpm_kmsg_is_bad(const char *line);
 
-/* /proc/sys/kernel/tainted; taint_new() lists the flags set in now but not
- * in before, ignoring E and O; "" if none. */
+/*
+ * /proc/sys/kernel/tainted (or -errno); taint_new() lists the flags set in
+ * now but not in before as their letters in bit order ("DW"; '?' for a bit
+ * after N), ignoring E and O; "" if none or either value is negative.
+ */
 long devpm_taint_read(void);
 void devpm_taint_new(long before, long now, char *buf, size_t len);
 

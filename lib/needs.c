@@ -1,32 +1,235 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* needs.c - STUB: to be implemented (needs.h). */
+/*
+ * needs.c - check a test program's needs before it runs (needs.h).  The
+ * first unmet need is the SKIP reason.
+ */
 #include <errno.h>
-#include <stddef.h>
-#include "devpm.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zlib.h>
 
-int devpm_needs_check(const struct devpm_needs *n, char *why, size_t len)
+#include "journal.h"
+#include "needs.h"
+#include "safety.h"
+#include "sysfs.h"
+#include "trace.h"
+
+/*
+ * The kernel's config: /proc/config.gz (gzopen reads plain text too), else
+ * /boot/config-<release>.  Under a sysfs root only the tree's
+ * /proc/config.gz counts: the host's /boot says nothing about a recording.
+ */
+static gzFile open_config(char *used, size_t len)
 {
-	(void)n;
-	(void)why;
-	(void)len;
-	return -ENOSYS;
+	struct utsname u;
+	gzFile f;
+
+	devpm_real_path(used, len, "/proc/config.gz");
+	f = gzopen(used, "rb");
+	if (f || devpm_sysfs_root()[0] || uname(&u) < 0)
+		return f;
+	snprintf(used, len, "/boot/config-%s", u.release);
+	return gzopen(used, "rb");
 }
 
 int devpm_kconfig(const char *opt, char *val, size_t len)
 {
-	(void)opt;
-	(void)val;
-	(void)len;
-	return -ENOSYS;
-}
+	char name[128], line[4096], used[DEVPM_PATH_MAX];
+	size_t n, vlen;
+	char *v;
+	gzFile f;
 
-void devpm_needs_print(const struct devpm_needs *n)
-{
-	(void)n;
+	if (!len)
+		return devpm_fail(EINVAL, "kconfig %s: no room for the value",
+				  opt);
+	val[0] = '\0';
+	if (devpm_fmt(name, sizeof(name), "%s%s",
+		      strncmp(opt, "CONFIG_", 7) ? "CONFIG_" : "", opt))
+		return devpm_fail(EINVAL, "kconfig name %s too long", opt);
+	n = strlen(name);
+	f = open_config(used, sizeof(used));
+	if (!f)
+		return devpm_fail(ENOENT, "no kernel config (/proc/config.gz or /boot/config-$(uname -r))");
+	while (gzgets(f, line, sizeof(line))) {
+		if (strncmp(line, name, n) || line[n] != '=')
+			continue;
+		v = line + n + 1;
+		v[strcspn(v, "\n")] = '\0';
+		vlen = strlen(v);
+		if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"') {
+			v[vlen - 1] = '\0';
+			v++;
+		}
+		snprintf(val, len, "%s", v);
+		break;
+	}
+	gzclose(f);
+	return 0;
 }
 
 bool devpm_module_loaded(const char *module)
 {
-	(void)module;
-	return false;
+	char kpath[DEVPM_PATH_MAX];
+	size_t i, n;
+
+	if (devpm_fmt(kpath, sizeof(kpath), "/sys/module/%s", module))
+		return false;
+	/* modprobe takes '-' and '_' alike; /sys/module has '_'. */
+	n = strlen("/sys/module/");
+	for (i = n; kpath[i]; i++)
+		if (kpath[i] == '-')
+			kpath[i] = '_';
+	return devpm_exists(kpath);
+}
+
+/* "CONFIG_X" wants y or m; "CONFIG_X=v" wants exactly v.  1 unmet. */
+static int check_kconfig(const char *need, char *why, size_t len)
+{
+	char opt[128], val[256];
+	const char *want = strchr(need, '=');
+	int r;
+
+	snprintf(opt, sizeof(opt), "%.*s",
+		 want ? (int)(want - need) : (int)strlen(need), need);
+	r = devpm_kconfig(opt, val, sizeof(val));
+	if (r == -ENOENT) {
+		/* Cannot know: run, and let the log say it was not checked. */
+		fprintf(stderr, "devpm: %s: %s not checked\n", devpm_error(),
+			need);
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	if (!val[0]) {
+		snprintf(why, len, "no %s", opt);
+		return 1;
+	}
+	if (want ? strcmp(val, want + 1) :
+		   strcmp(val, "y") && strcmp(val, "m")) {
+		snprintf(why, len, "%s=%s, needs %s", opt, val,
+			 want ? want + 1 : "y or m");
+		return 1;
+	}
+	return 0;
+}
+
+/* "bus:driver" registered, after loading a module of that name once. */
+static int check_driver(const char *need, char *why, size_t len)
+{
+	char bus[64], drv[128], kpath[DEVPM_PATH_MAX];
+	const char *colon = strchr(need, ':');
+	int r;
+
+	if (!colon || colon == need || !colon[1] ||
+	    (size_t)(colon - need) >= sizeof(bus) ||
+	    strlen(colon + 1) >= sizeof(drv))
+		return devpm_fail(EINVAL, "bad driver need '%s': write it as bus:driver, e.g. pci:ahci",
+				  need);
+	snprintf(bus, sizeof(bus), "%.*s", (int)(colon - need), need);
+	snprintf(drv, sizeof(drv), "%s", colon + 1);
+	if (devpm_fmt(kpath, sizeof(kpath), "/sys/bus/%s/drivers/%s", bus,
+		      drv))
+		return -ENAMETOOLONG;
+	if (devpm_exists(kpath))
+		return 0;
+	r = devpm_module_load(drv, NULL);
+	if (!r && devpm_exists(kpath))
+		return 0;
+	if (r)
+		snprintf(why, len, "driver %s not available (%s)", drv,
+			 devpm_error());
+	else
+		snprintf(why, len, "driver %s not available on bus %s", drv,
+			 bus);
+	return 1;
+}
+
+/* "name param=v ..." loaded now if it was not (the unload is journaled). */
+static int check_module(const char *need, char *why, size_t len)
+{
+	char name[128];
+	const char *params;
+	size_t n = strcspn(need, " \t");
+
+	if (!n || n >= sizeof(name))
+		return devpm_fail(EINVAL, "bad module need '%s'", need);
+	snprintf(name, sizeof(name), "%.*s", (int)n, need);
+	params = need + n + strspn(need + n, " \t");
+	if (!devpm_module_load(name, params))
+		return 0;
+	snprintf(why, len, "module %s not available: %s", name, devpm_error());
+	return 1;
+}
+
+int devpm_needs_check(const struct devpm_needs *n, char *why, size_t len)
+{
+	const char *const *p;
+	int r;
+
+	if (!why || !len)
+		return devpm_fail(EINVAL, "needs: no room for the reason");
+	why[0] = '\0';
+	if (n->root && !devpm_is_root()) {
+		snprintf(why, len, "needs root: run as root (sudo)");
+		return 1;
+	}
+	if (n->sleep && !devpm_allow_sleep()) {
+		snprintf(why, len, "needs --allow-sleep: this test enters system sleep");
+		return 1;
+	}
+	if (n->disk && !devpm_allow_disk()) {
+		snprintf(why, len, "needs --allow-disk: this test may touch devices that hold mounted filesystems");
+		return 1;
+	}
+	for (p = n->kconfigs; p && *p; p++) {
+		r = check_kconfig(*p, why, len);
+		if (r)
+			return r;
+	}
+	for (p = n->drivers; p && *p; p++) {
+		r = check_driver(*p, why, len);
+		if (r)
+			return r;
+	}
+	for (p = n->modules; p && *p; p++) {
+		r = check_module(*p, why, len);
+		if (r)
+			return r;
+	}
+	for (p = n->files; p && *p; p++) {
+		if (!devpm_exists(*p)) {
+			snprintf(why, len, "no %s", *p);
+			return 1;
+		}
+	}
+	if (n->tracefs && !devpm_tracefs()[0]) {
+		snprintf(why, len, "no tracefs: mount it (mount -t tracefs nodev /sys/kernel/tracing)");
+		return 1;
+	}
+	return 0;
+}
+
+static void print_list(const char *key, const char *const *p)
+{
+	for (; p && *p; p++)
+		printf("# NEEDS %s: %s\n", key, *p);
+}
+
+void devpm_needs_print(const struct devpm_needs *n)
+{
+	if (n->root)
+		printf("# NEEDS root: yes\n");
+	if (n->sleep)
+		printf("# NEEDS allow-sleep: yes\n");
+	if (n->disk)
+		printf("# NEEDS allow-disk: yes\n");
+	print_list("kconfig", n->kconfigs);
+	print_list("driver", n->drivers);
+	print_list("module", n->modules);
+	print_list("file", n->files);
+	if (n->tracefs)
+		printf("# NEEDS tracefs: yes\n");
+	fflush(stdout);
 }

@@ -28,7 +28,9 @@ struct devpm_needs {
 
 /*
  * 0 when every need is met (modules get loaded here), 1 when one is not
- * (why says which), -errno on error.
+ * (why says which), -errno on error (a malformed need: devpm_error()).
+ * Checked in the order root, sleep, disk, kconfigs, drivers (a missing
+ * driver's module is loaded once), modules, files, tracefs.
  */
 int devpm_needs_check(const struct devpm_needs *n, char *why, size_t len);
 
@@ -40,7 +42,11 @@ int devpm_needs_check(const struct devpm_needs *n, char *why, size_t len);
  */
 int devpm_kconfig(const char *opt, char *val, size_t len);
 
-/* Print the needs as "# NEEDS key: value" lines (for `devpm list`). */
+/*
+ * Print the needs as "# NEEDS key: value" lines (for `devpm list`), one per
+ * need, keys in check order: root, allow-sleep, allow-disk (value "yes"),
+ * kconfig, driver, module, file (value as declared), tracefs ("yes").
+ */
 void devpm_needs_print(const struct devpm_needs *n);
 
 bool devpm_module_loaded(const char *module);

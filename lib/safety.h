@@ -18,11 +18,16 @@ bool devpm_allow_sleep(void);
 bool devpm_allow_disk(void);
 
 /*
- * True if the device at kpath (a /sys/devices/... path) is, or is an
- * ancestor of, a block device that holds a mounted filesystem; why (if
- * non-NULL) gets e.g. "/dev/vda holds / (mounted)".
+ * True if the device at devpath (a /sys/devices/... path; links are resolved)
+ * is, or is an ancestor of, a block device that holds a mounted filesystem
+ * or swap (also beneath device-mapper/md); why (if non-NULL) gets e.g.
+ * "/dev/vda holds / (mounted)".  Read through the sysfs root.  On the real
+ * system an unreadable mountinfo protects every device.  The set is
+ * computed once per sysfs root; devpm_safety_reset() forgets it (after
+ * mounting something, or in unit tests).
  */
 bool devpm_dev_protected(const char *devpath, char *why, size_t len);
+void devpm_safety_reset(void);
 
 bool devpm_is_root(void);
 

@@ -25,12 +25,25 @@ int devpm_set_sysfs_root(const char *dir);
 int devpm_sysfs_root_from_env(void);
 const char *devpm_sysfs_root(void);	/* "" for the real system */
 
-/* Build the real filesystem path for a kernel path: root + path. */
+/*
+ * Build the real filesystem path for a kernel path: root + path for /sys,
+ * /proc and /dev paths; any other path, or one already under the root, is
+ * copied unchanged.
+ */
 int devpm_real_path(char *buf, size_t len, const char *kpath);
 
 /*
+ * Resolve every symlink in a kernel path, under the sysfs root, and give
+ * back the kernel path (/sys/bus/pci/devices/X -> /sys/devices/pci.../X).
+ * -ENOENT if it does not exist, -EXDEV if a link leaves the root.
+ */
+int devpm_resolve(const char *kpath, char *buf, size_t len);
+
+/*
  * Reads strip one trailing newline.  All return 0 or -errno; on error
- * devpm_error() holds "<path>: <strerror>" (or a parse message).
+ * devpm_error() holds "<path>: <strerror>" (or a parse message).  A value
+ * that does not fit in buf is -EOVERFLOW, never silently cut.  Numbers are
+ * decimal; anything else in the file is -EINVAL.
  */
 int devpm_read_str(const char *kpath, char *buf, size_t len);
 int devpm_read_long(const char *kpath, long *val);
@@ -39,19 +52,30 @@ int devpm_read_long_or_na(const char *kpath, long *val);
 bool devpm_exists(const char *kpath);
 
 /*
- * Raw write.  Tests must not call this for PM knobs: use devpm_knob_write()
- * (journal.h), which records the old value first.  Raw writes are for
- * action files with no state to restore (e.g. drop_caches, uevent).
+ * Raw write: one write() of the whole string (O_TRUNC, no O_CREAT).  Tests
+ * must not call this for PM knobs: use devpm_knob_write() (journal.h),
+ * which records the old value first.  Raw writes are for action files with
+ * no state to restore (e.g. drop_caches, uevent).
  */
 int devpm_write_str(const char *kpath, const char *val);
 
+/*
+ * The same on a filesystem path as it is, without the sysfs root: for the
+ * journal, which records the paths it really wrote.
+ */
+int devpm_read_file(const char *path, char *buf, size_t len);
+int devpm_write_file(const char *path, const char *val);
+
 /* Last error message of this thread ("" if none). */
 const char *devpm_error(void);
-/* Set the error message; returns -err so callers can 'return devpm_fail(...)'. */
+/* Set the error message; returns -|err| for 'return devpm_fail(...)'. */
 int devpm_fail(int err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* snprintf that returns -ENAMETOOLONG on truncation. */
+/*
+ * snprintf that returns 0, or -ENAMETOOLONG (devpm_error() set, buf "") on
+ * truncation.
+ */
 int devpm_fmt(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

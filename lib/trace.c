@@ -1,71 +1,694 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* trace.c - STUB: to be implemented (trace.h). */
+/*
+ * trace.c - a private tracefs instance with runtime-PM events (trace.h).
+ *
+ * tracefs is the live kernel's, never redirected by the sysfs root: with
+ * a recorded tree there is nothing to trace, so devpm_trace_start() fails
+ * and callers poll.  If devpm mounts tracefs itself it leaves it mounted
+ * (harmless, and other tools may rely on it from then on).
+ */
+#include <dirent.h>
 #include <errno.h>
-#include <stddef.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "devpm.h"
+
+#define BUFFER_KB	"1024"
+#define MAX_FILTER	4000	/* a filter is written in one page */
+#define MAX_EVENTS	65536	/* older events are dropped beyond this */
+
+static const char *const rpm_events[] = {
+	"rpm_suspend", "rpm_resume", "rpm_idle", "rpm_return_int",
+	"rpm_usage", "rpm_status", NULL
+};
+
+struct devpm_trace {
+	char dir[PATH_MAX];		/* the instance directory */
+	int fd;				/* trace_pipe, non-blocking */
+	char **devs;			/* filter names; NULL: all */
+	size_t ndevs;
+	char **enabled;			/* "system/event" we enabled */
+	size_t nenabled;
+	bool user_filter;		/* filter too long for the kernel */
+	char line[1024];		/* partial line from the pipe */
+	size_t linelen;
+	struct devpm_event *ev;
+	size_t nev, cap;
+};
+
+static char tracefs_dir[PATH_MAX];
+static unsigned int instance_seq;
+
+uint64_t devpm_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static bool dir_has(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return !stat(p, &st);
+}
+
+/* A tracefs mount point from /proc/self/mounts, or "". */
+static void mounted_tracefs(char *buf, size_t len)
+{
+	char dev[256], dir[PATH_MAX], type[64];
+	FILE *f;
+
+	buf[0] = '\0';
+	f = fopen("/proc/self/mounts", "re");
+	if (!f)
+		return;
+	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "tracefs") && dir_has(dir, "instances")) {
+			snprintf(buf, len, "%s", dir);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static const char *find_tracefs(bool may_mount)
+{
+	static const char *const known[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL
+	};
+	int i;
+
+	if (tracefs_dir[0] && dir_has(tracefs_dir, "instances"))
+		return tracefs_dir;
+	mounted_tracefs(tracefs_dir, sizeof(tracefs_dir));
+	if (tracefs_dir[0])
+		return tracefs_dir;
+	for (i = 0; known[i]; i++) {
+		if (dir_has(known[i], "instances")) {
+			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s",
+				 known[i]);
+			return tracefs_dir;
+		}
+	}
+	if (!may_mount)
+		return "";
+	if (geteuid()) {
+		devpm_fail(EACCES, "tracefs is not mounted and mounting it needs root");
+		return "";
+	}
+	if (mount("nodev", known[0], "tracefs", 0, NULL) ||
+	    !dir_has(known[0], "instances")) {
+		devpm_fail(errno ? errno : ENOENT, "cannot mount tracefs on %s: %s",
+			   known[0], strerror(errno ? errno : ENOENT));
+		return "";
+	}
+	snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", known[0]);
+	return tracefs_dir;
+}
 
 const char *devpm_tracefs(void)
 {
-	return "";
+	return find_tracefs(true);
+}
+
+/* Write val to <dir>/<file>; tracefs is never under the sysfs root. */
+static int tfs_write(const char *dir, const char *file, const char *val)
+{
+	char p[PATH_MAX];
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(errno, "%s: %s", p, strerror(errno));
+	n = write(fd, val, len);
+	if (n != (ssize_t)len) {
+		int err = n < 0 ? errno : EIO;
+
+		close(fd);
+		return devpm_fail(err, "%s: writing '%s': %s", p, val,
+				  strerror(err));
+	}
+	close(fd);
+	return 0;
+}
+
+static bool is_rpm_event(const char *name)
+{
+	int i;
+
+	for (i = 0; rpm_events[i]; i++)
+		if (!strcmp(name, rpm_events[i]))
+			return true;
+	return false;
+}
+
+/* `name == "a" || name == "b"`; "0" disables; -E2BIG if too long. */
+static int build_filter(struct devpm_trace *t, char *buf, size_t len)
+{
+	size_t used = 0, i;
+
+	if (!t->devs || t->user_filter)
+		return devpm_fmt(buf, len, "0");
+	buf[0] = '\0';
+	for (i = 0; i < t->ndevs; i++) {
+		used += snprintf(buf + used, len - used, "%sname == \"%s\"",
+				 i ? " || " : "", t->devs[i]);
+		if (used >= len || used > MAX_FILTER)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/* (Re)write the device filter of every rpm event we enabled. */
+static int apply_filters(struct devpm_trace *t)
+{
+	char filter[MAX_FILTER + 256], file[PATH_MAX];
+	size_t i;
+	int r;
+
+	r = build_filter(t, filter, sizeof(filter));
+	if (r == -E2BIG) {
+		t->user_filter = true;	/* keep all; poll() filters */
+		r = build_filter(t, filter, sizeof(filter));
+	}
+	if (r < 0)
+		return r;
+	for (i = 0; i < t->nenabled; i++) {
+		const char *ev = strchr(t->enabled[i], '/') + 1;
+
+		if (strncmp(t->enabled[i], "rpm/", 4) || !is_rpm_event(ev))
+			continue;
+		snprintf(file, sizeof(file), "events/%s/filter",
+			 t->enabled[i]);
+		r = tfs_write(t->dir, file, filter);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int strv_add(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 2) * sizeof(**v));
+
+	if (!nv)
+		return devpm_fail(ENOMEM, "out of memory");
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return devpm_fail(ENOMEM, "out of memory");
+	nv[++*n] = NULL;
+	return 0;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Enable system/event (with filter, NULL: none); -ENOENT if absent. */
+static int enable_event(struct devpm_trace *t, const char *sys,
+			const char *ev, const char *filter)
+{
+	char rel[PATH_MAX], file[PATH_MAX];
+	int r;
+
+	snprintf(rel, sizeof(rel), "%s/%s", sys, ev);
+	snprintf(file, sizeof(file), "events/%s", rel);
+	if (!dir_has(t->dir, file))
+		return devpm_fail(ENOENT, "no trace event %s:%s", sys, ev);
+	if (filter) {
+		snprintf(file, sizeof(file), "events/%s/filter", rel);
+		r = tfs_write(t->dir, file, filter);
+		if (r < 0)
+			return r;
+	}
+	snprintf(file, sizeof(file), "events/%s/enable", rel);
+	r = tfs_write(t->dir, file, "1");
+	if (r < 0)
+		return r;
+	return strv_add(&t->enabled, &t->nenabled, rel);
+}
+
+/* Stop a half-made trace, keeping the error that stopped it. */
+static struct devpm_trace *start_failed(struct devpm_trace *t, int r)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", devpm_error());
+	devpm_trace_stop(t);
+	devpm_fail(r < 0 ? -r : EIO, "%s", msg);
+	return NULL;
+}
+
+static int instance_setup(struct devpm_trace *t, const char *tfs)
+{
+	int i, n = 0, r, tries = 0;
+
+	/* A dead process with our pid may have left one: take the next n. */
+	do {
+		snprintf(t->dir, sizeof(t->dir), "%s/instances/devpm-%d-%u",
+			 tfs, (int)getpid(), instance_seq++);
+		r = mkdir(t->dir, 0700) ? -errno : 0;
+	} while (r == -EEXIST && ++tries < 100);
+	if (r) {
+		devpm_fail(-r, "%s: %s", t->dir, strerror(-r));
+		t->dir[0] = '\0';
+		return r;
+	}
+	r = tfs_write(t->dir, "trace_clock", "mono");
+	if (!r)
+		r = tfs_write(t->dir, "buffer_size_kb", BUFFER_KB);
+	/* Wake a poller on the first event, not at half a buffer. */
+	if (!r && dir_has(t->dir, "buffer_percent"))
+		r = tfs_write(t->dir, "buffer_percent", "0");
+	for (i = 0; !r && rpm_events[i]; i++) {
+		r = enable_event(t, "rpm", rpm_events[i], NULL);
+		if (!r)
+			n++;
+		else if (r == -ENOENT)
+			r = 0;
+	}
+	if (!r && !n)
+		r = devpm_fail(ENOENT, "%s/events/rpm: no runtime PM trace events",
+			       t->dir);
+	if (!r && t->devs)
+		r = apply_filters(t);
+	if (!r)
+		r = tfs_write(t->dir, "tracing_on", "1");
+	return r;
 }
 
 struct devpm_trace *devpm_trace_start(const char *const *devs)
 {
-	(void)devs;
-	return NULL;
+	struct devpm_trace *t;
+	char pipe[PATH_MAX + 16];
+	const char *tfs;
+	int i, r;
+
+	if (devpm_sysfs_root()[0]) {
+		devpm_fail(ENODEV, "no tracefs with a recorded sysfs root (%s)",
+			   devpm_sysfs_root());
+		return NULL;
+	}
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		devpm_fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	t->fd = -1;
+	for (i = 0; devs && devs[i]; i++) {
+		r = strv_add(&t->devs, &t->ndevs, devs[i]);
+		if (r < 0)
+			return start_failed(t, r);
+	}
+	r = instance_setup(t, tfs);
+	if (r < 0)
+		return start_failed(t, r);
+	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", t->dir);
+	t->fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (t->fd < 0)
+		return start_failed(t, devpm_fail(errno, "%s: %s", pipe,
+						  strerror(errno)));
+	return t;
 }
 
-int devpm_trace_add_event(struct devpm_trace *t, const char *sysev, const char *filter)
+int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
+			  const char *filter)
 {
-	(void)t;
-	(void)sysev;
-	(void)filter;
-	return -ENOSYS;
+	char sys[64], *ev = NULL;
+
+	if (!t)
+		return devpm_fail(EINVAL, "no trace");
+	if (!devpm_fmt(sys, sizeof(sys), "%s", sysev))
+		ev = strchr(sys, ':');
+	if (!ev || ev == sys || !ev[1] || strchr(ev + 1, ':') ||
+	    strchr(sys, '/'))
+		return devpm_fail(EINVAL,
+				  "bad trace event '%s': want system:event",
+				  sysev);
+	*ev++ = '\0';
+	return enable_event(t, sys, ev, filter);
 }
 
 int devpm_trace_add_dev(struct devpm_trace *t, const char *dev)
 {
-	(void)t;
-	(void)dev;
-	return -ENOSYS;
+	size_t i;
+	int r;
+
+	if (!t)
+		return devpm_fail(EINVAL, "no trace");
+	if (!t->devs)
+		return 0;	/* unfiltered: already sees every device */
+	for (i = 0; i < t->ndevs; i++)
+		if (!strcmp(t->devs[i], dev))
+			return 0;
+	r = strv_add(&t->devs, &t->ndevs, dev);
+	if (r < 0)
+		return r;
+	return apply_filters(t);
+}
+
+static bool wanted(const struct devpm_trace *t, const struct devpm_event *e)
+{
+	size_t i;
+
+	if (!t->user_filter || !is_rpm_event(e->event))
+		return true;
+	for (i = 0; i < t->ndevs; i++)
+		if (!strcmp(t->devs[i], e->dev))
+			return true;
+	return false;
+}
+
+static int push(struct devpm_trace *t, const struct devpm_event *e)
+{
+	void *np;
+
+	if (t->nev == MAX_EVENTS) {
+		memmove(t->ev, t->ev + MAX_EVENTS / 2,
+			(MAX_EVENTS / 2) * sizeof(*t->ev));
+		t->nev = MAX_EVENTS / 2;
+	}
+	if (t->nev == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		np = realloc(t->ev, t->cap * sizeof(*t->ev));
+		if (!np)
+			return devpm_fail(ENOMEM, "out of memory");
+		t->ev = np;
+	}
+	t->ev[t->nev++] = *e;
+	return 1;
+}
+
+/* Parse every complete line in t->line; returns the number of events. */
+static int take_lines(struct devpm_trace *t)
+{
+	struct devpm_event e;
+	char *start = t->line, *nl;
+	int got = 0, r;
+
+	while ((nl = memchr(start, '\n', t->linelen - (start - t->line)))) {
+		*nl = '\0';
+		if (!devpm_trace_parse_line(start, &e) && wanted(t, &e)) {
+			r = push(t, &e);
+			if (r < 0)
+				return r;
+			got++;
+		}
+		start = nl + 1;
+	}
+	t->linelen -= start - t->line;
+	memmove(t->line, start, t->linelen);
+	/* A line longer than the buffer is dropped, not split. */
+	if (t->linelen == sizeof(t->line) - 1)
+		t->linelen = 0;
+	return got;
 }
 
 int devpm_trace_poll(struct devpm_trace *t, int timeout_ms)
 {
-	(void)t;
-	(void)timeout_ms;
-	return -ENOSYS;
+	struct pollfd pfd;
+	int got = 0, r;
+	ssize_t n;
+
+	if (!t || t->fd < 0)
+		return devpm_fail(EINVAL, "no trace");
+	pfd.fd = t->fd;
+	pfd.events = POLLIN;
+	r = poll(&pfd, 1, timeout_ms < 0 ? 0 : timeout_ms);
+	if (r < 0 && errno != EINTR)
+		return devpm_fail(errno, "poll trace_pipe: %s",
+				  strerror(errno));
+	for (;;) {
+		n = read(t->fd, t->line + t->linelen,
+			 sizeof(t->line) - 1 - t->linelen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0)
+			return devpm_fail(errno, "read trace_pipe: %s",
+					  strerror(errno));
+		if (n == 0)
+			break;
+		t->linelen += n;
+		r = take_lines(t);
+		if (r < 0)
+			return r;
+		got += r;
+	}
+	return got;
 }
 
-const struct devpm_event *devpm_trace_events(struct devpm_trace *t, size_t *n)
+const struct devpm_event *devpm_trace_events(struct devpm_trace *t,
+					     size_t *n)
 {
-	(void)t;
-	(void)n;
-	return NULL;
+	*n = t ? t->nev : 0;
+	return t ? t->ev : NULL;
 }
 
 void devpm_trace_clear(struct devpm_trace *t)
 {
-	(void)t;
+	if (t)
+		t->nev = 0;
 }
 
 void devpm_trace_stop(struct devpm_trace *t)
 {
-	(void)t;
+	char file[PATH_MAX];
+	size_t i;
+
+	if (!t)
+		return;
+	if (t->fd >= 0)
+		close(t->fd);
+	if (t->dir[0]) {
+		tfs_write(t->dir, "tracing_on", "0");
+		for (i = 0; i < t->nenabled; i++) {
+			snprintf(file, sizeof(file), "events/%s/enable",
+				 t->enabled[i]);
+			tfs_write(t->dir, file, "0");
+		}
+		if (rmdir(t->dir))
+			fprintf(stderr, "devpm: cannot remove %s: %s\n",
+				t->dir, strerror(errno));
+	}
+	strv_free(t->devs, t->ndevs);
+	strv_free(t->enabled, t->nenabled);
+	free(t->ev);
+	free(t);
 }
 
 void devpm_trace_cleanup_stale(void)
 {
+	char dir[PATH_MAX], p[PATH_MAX * 2];
+	const char *tfs = find_tracefs(false);
+	struct dirent *e;
+	DIR *dp;
+	int pid;
+
+	if (!tfs[0])
+		return;
+	snprintf(dir, sizeof(dir), "%s/instances", tfs);
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((e = readdir(dp))) {
+		if (sscanf(e->d_name, "devpm-%d", &pid) != 1 || pid <= 0)
+			continue;
+		if (!kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (rmdir(p))
+			fprintf(stderr, "devpm: cannot remove stale %s: %s\n",
+				p, strerror(errno));
+	}
+	closedir(dp);
 }
 
+/* "123.456789" -> µs; any number of fraction digits. */
+static int parse_ts(const char *s, uint64_t *us)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9')
+		sec = sec * 10 + (*s++ - '0');
+	if (*s++ != '.')
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		if (digits < 6) {
+			frac = frac * 10 + (*s - '0');
+			digits++;
+		}
+		s++;
+	}
+	if (!digits || *s != ':')
+		return -EINVAL;
+	while (digits++ < 6)
+		frac *= 10;
+	*us = sec * 1000000 + frac;
+	return 0;
+}
+
+static void copy_n(char *dst, size_t len, const char *src, size_t n)
+{
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* "<dev> flags-%x cnt-%d dep-%d auto-%d p-%d irq-%d child-%d" */
+static int parse_rpm_internal(const char *s, struct devpm_event *ev)
+{
+	const char *f = strstr(s, " flags-");
+	int a, p, irq;
+
+	if (!f || f == s)
+		return -EINVAL;
+	copy_n(ev->dev, sizeof(ev->dev), s, f - s);
+	if (sscanf(f, " flags-%x cnt-%d dep-%d auto-%d p-%d irq-%d child-%d",
+		   (unsigned int *)&ev->flags, &ev->usage, &ev->depth, &a, &p,
+		   &irq, &ev->child) != 7)
+		return -EINVAL;
+	return 0;
+}
+
+/* "rpm_suspend+0x2ea/0x5a0:<dev> ret=%d" (the symbol may lack +off). */
+static int parse_return(const char *s, struct devpm_event *ev)
+{
+	const char *plus = strchr(s, '+'), *colon, *ret;
+	size_t flen;
+
+	colon = strchr(plus ? plus : s, ':');
+	ret = strstr(s, " ret=");
+	while (ret && strstr(ret + 1, " ret="))
+		ret = strstr(ret + 1, " ret=");
+	if (!colon || !ret || ret < colon)
+		return -EINVAL;
+	flen = (plus && plus < colon ? plus : colon) - s;
+	if (!flen)
+		return -EINVAL;
+	copy_n(ev->func, sizeof(ev->func), s, flen);
+	copy_n(ev->dev, sizeof(ev->dev), colon + 1, ret - colon - 1);
+	if (sscanf(ret, " ret=%d", &ev->ret) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+/* "<dev> status=RPM_SUSPENDED" -> status "suspended" */
+static int parse_status(const char *s, struct devpm_event *ev)
+{
+	const char *st = strstr(s, " status=");
+	char *c;
+
+	if (!st || st == s)
+		return -EINVAL;
+	copy_n(ev->dev, sizeof(ev->dev), s, st - s);
+	st += strlen(" status=");
+	if (!strncmp(st, "RPM_", 4))
+		st += 4;
+	copy_n(ev->status, sizeof(ev->status), st, strcspn(st, " "));
+	for (c = ev->status; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c += 'a' - 'A';
+	return ev->status[0] ? 0 : -EINVAL;
+}
+
+/*
+ * "<comm>-<pid> [cpu] <flags> <sec.usec>: <event>: <text>".  The comm may
+ * hold spaces and the irq-flags column may be off, so anchor on "[cpu]".
+ */
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev)
 {
-	(void)line;
-	(void)ev;
-	return -ENOSYS;
-}
+	const char *p = line, *q, *colon;
+	size_t n;
 
-uint64_t devpm_now_us(void)
-{
-	return 0;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = DEVPM_EV_OTHER;
+	for (;;) {
+		p = strstr(p, " [");
+		if (!p)
+			return -EINVAL;
+		p += 2;
+		n = strspn(p, "0123456789");
+		if (n && p[n] == ']')
+			break;
+	}
+	p += n + 1;
+	/* One or two fields: [flags] timestamp: */
+	while (*p == ' ')
+		p++;
+	if (parse_ts(p, &ev->ts_us)) {
+		p += strcspn(p, " ");
+		while (*p == ' ')
+			p++;
+		if (parse_ts(p, &ev->ts_us))
+			return -EINVAL;
+	}
+	p = strchr(p, ':') + 1;
+	while (*p == ' ')
+		p++;
+	colon = strstr(p, ": ");
+	q = colon ? colon : p + strlen(p);
+	if (!colon || q == p || memchr(p, ' ', q - p))
+		return -EINVAL;
+	copy_n(ev->event, sizeof(ev->event), p, q - p);
+	p = colon + 2;
+	copy_n(ev->raw, sizeof(ev->raw), p, strlen(p));
+
+	if (!strcmp(ev->event, "rpm_suspend"))
+		ev->type = DEVPM_EV_RPM_SUSPEND;
+	else if (!strcmp(ev->event, "rpm_resume"))
+		ev->type = DEVPM_EV_RPM_RESUME;
+	else if (!strcmp(ev->event, "rpm_idle"))
+		ev->type = DEVPM_EV_RPM_IDLE;
+	else if (!strcmp(ev->event, "rpm_usage"))
+		ev->type = DEVPM_EV_RPM_USAGE;
+	else if (!strcmp(ev->event, "rpm_return_int"))
+		ev->type = DEVPM_EV_RPM_RETURN;
+	else if (!strcmp(ev->event, "rpm_status"))
+		ev->type = DEVPM_EV_RPM_STATUS;
+
+	switch (ev->type) {
+	case DEVPM_EV_RPM_SUSPEND:
+	case DEVPM_EV_RPM_RESUME:
+	case DEVPM_EV_RPM_IDLE:
+	case DEVPM_EV_RPM_USAGE:
+		return parse_rpm_internal(p, ev);
+	case DEVPM_EV_RPM_RETURN:
+		return parse_return(p, ev);
+	case DEVPM_EV_RPM_STATUS:
+		return parse_status(p, ev);
+	default:
+		return 0;
+	}
 }

@@ -4,11 +4,13 @@
  *
  * devpm_trace_start() makes instances/devpm-<pid>-<n>, sets trace_clock to
  * "mono" (so timestamps compare with CLOCK_MONOTONIC), enables rpm_suspend,
- * rpm_resume, rpm_idle, rpm_return_int and rpm_usage (those present) and,
- * when device names are given, filters each event to them.  Extra events
+ * rpm_resume, rpm_idle, rpm_return_int, rpm_usage and rpm_status (those
+ * present) and, when device names are given, filters each event to them.  Extra events
  * ("power:device_pm_callback_start", "scsi:scsi_dispatch_cmd_start", ...)
  * can be added.  The instance is removed by devpm_trace_stop() and, after a
- * crash, by devpm_trace_cleanup_stale().
+ * crash, by devpm_trace_cleanup_stale().  tracefs is the live kernel's:
+ * with a sysfs root set (a recorded tree) devpm_trace_start() fails.  When
+ * devpm mounts tracefs itself it leaves it mounted.
  */
 #ifndef DEVPM_TRACE_H
 #define DEVPM_TRACE_H
@@ -25,6 +27,7 @@ enum devpm_ev_type {
 	DEVPM_EV_RPM_IDLE,
 	DEVPM_EV_RPM_USAGE,
 	DEVPM_EV_RPM_RETURN,	/* rpm_return_int */
+	DEVPM_EV_RPM_STATUS,	/* rpm_status (kernels >= 6.9): see .status */
 	DEVPM_EV_OTHER,		/* any added event: see .event and .raw */
 };
 
@@ -36,6 +39,7 @@ struct devpm_event {
 	int flags, usage, depth, child;	/* rpm_internal fields */
 	char func[64];		/* rpm_return_int: "rpm_suspend" etc. */
 	int ret;		/* rpm_return_int */
+	char status[16];	/* rpm_status: "suspended", "active", ... */
 	char raw[256];		/* the text after "event: " */
 };
 
@@ -43,15 +47,15 @@ struct devpm_event {
 const char *devpm_tracefs(void);
 
 /*
- * Start tracing.  devs: NULL-terminated device names to filter on (NULL:
- * all devices).  Returns NULL with devpm_error() set when tracefs is not
+ * Start tracing.  devs: NULL-terminated device names to filter on (NULL
+ * or an empty list: all devices).  Returns NULL with devpm_error() set when tracefs is not
  * usable; callers then poll (wait.h does that).
  */
 struct devpm_trace *devpm_trace_start(const char *const *devs);
 /* Enable one more event ("system:event"), optional filter (NULL: none). */
 int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
 			  const char *filter);
-/* Add a device to the rpm event filters. */
+/* Add a device to the rpm event filters (no-op on an unfiltered trace). */
 int devpm_trace_add_dev(struct devpm_trace *t, const char *dev);
 
 /*

@@ -1,23 +1,201 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* wait.c - STUB: to be implemented (wait.h). */
+/*
+ * wait.c - wait for a runtime status, bounded (wait.h).
+ *
+ * runtime_status is re-read after every trace event and, because events
+ * can be filtered out or missed, also on an exponential back-off (1 ms
+ * doubling to 64 ms) whether or not a trace is given.
+ */
 #include <errno.h>
-#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 #include "devpm.h"
 
-int devpm_wait_status(struct devpm_dev *d, struct devpm_trace *t, const char *status, int timeout_ms, struct devpm_wait_result *res)
+#define BACKOFF_MIN_MS	1
+#define BACKOFF_MAX_MS	64
+
+static void sleep_ms(int ms)
 {
-	(void)d;
-	(void)t;
-	(void)status;
-	(void)timeout_ms;
-	(void)res;
-	return -ENOSYS;
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Milliseconds left until deadline (µs), rounded up; 0 when past. */
+static int left_ms(uint64_t deadline)
+{
+	uint64_t now = devpm_now_us();
+
+	return now >= deadline ? 0 : (int)((deadline - now + 999) / 1000);
+}
+
+static int next_backoff(int ms)
+{
+	return ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : ms * 2;
+}
+
+/*
+ * Newest first.  With rpm_status (6.9+) the newest status event of dev
+ * decides.  Without one, the newest return 0 of rpm_suspend/rpm_resume counts,
+ * unless a newer call in the same direction has no return yet (it is
+ * about to be written: -EAGAIN).  The search stops at a call in the other
+ * direction that did not fail (ret 0, or 1 "already there"): the device
+ * was out of the status after it.  Other returns pair with their calls.
+ */
+int devpm_wait_traced_at(const struct devpm_event *ev, size_t n,
+			 const char *dev, const char *status, uint64_t *at_us)
+{
+	bool to_susp = !strcmp(status, "suspended");
+	enum devpm_ev_type same = to_susp ? DEVPM_EV_RPM_SUSPEND :
+				  DEVPM_EV_RPM_RESUME;
+	enum devpm_ev_type other = to_susp ? DEVPM_EV_RPM_RESUME :
+				   DEVPM_EV_RPM_SUSPEND;
+	const char *func = to_susp ? "rpm_suspend" : "rpm_resume";
+	const char *ofunc = to_susp ? "rpm_resume" : "rpm_suspend";
+	bool pending = false, same_ret = false, other_failed = false;
+	size_t i;
+
+	if (!to_susp && strcmp(status, "active"))
+		return 0;
+	for (i = n; i-- > 0;) {
+		if (ev[i].type != DEVPM_EV_RPM_STATUS || strcmp(ev[i].dev, dev))
+			continue;
+		if (strcmp(ev[i].status, status))
+			return 0;
+		*at_us = ev[i].ts_us;
+		return 1;
+	}
+	for (i = n; i-- > 0;) {
+		const struct devpm_event *e = &ev[i];
+
+		if (strcmp(e->dev, dev))
+			continue;
+		if (e->type == DEVPM_EV_RPM_RETURN && !strcmp(e->func, func)) {
+			if (e->ret) {
+				same_ret = true;
+				continue;
+			}
+			if (pending)
+				return -EAGAIN;
+			*at_us = e->ts_us;
+			return 1;
+		}
+		if (e->type == DEVPM_EV_RPM_RETURN && !strcmp(e->func, ofunc)) {
+			other_failed = e->ret < 0;
+		} else if (e->type == same) {
+			pending |= !same_ret;
+			same_ret = false;
+		} else if (e->type == other) {
+			if (!other_failed)
+				break;
+			other_failed = false;
+		}
+	}
+	return pending ? -EAGAIN : 0;
+}
+
+/*
+ * Timestamp of d's transition to status from the events read since the
+ * trace was last cleared, also from before the wait began (a control
+ * write is often synchronous).  A return still to come is waited for a
+ * few ms.
+ */
+static bool traced_at(struct devpm_trace *t, const struct devpm_dev *d,
+		      const char *status, uint64_t *at)
+{
+	const struct devpm_event *ev;
+	int k, r = -EAGAIN;
+	size_t n;
+
+	for (k = 0; k < 3 && r == -EAGAIN; k++) {
+		devpm_trace_poll(t, k ? 2 : 0);
+		ev = devpm_trace_events(t, &n);
+		r = devpm_wait_traced_at(ev, n, d->name, status, at);
+	}
+	return r == 1;
+}
+
+static void explain(struct devpm_dev *d, const char *status, int timeout_ms,
+		    struct devpm_wait_result *res)
+{
+	struct devpm_diag diag;
+	char line[sizeof(res->why)];
+
+	if (strcmp(status, "suspended") || devpm_dev_snapshot(d) < 0 ||
+	    devpm_diagnose(d, &diag) <= 0) {
+		snprintf(res->why, sizeof(res->why),
+			 "runtime_status stayed %s for %d ms", res->status,
+			 timeout_ms);
+		return;
+	}
+	devpm_diag_line(&diag, line, sizeof(line));
+	snprintf(res->why, sizeof(res->why), "still %s after %d ms: %s",
+		 res->status, timeout_ms, line);
+}
+
+int devpm_wait_status(struct devpm_dev *d, struct devpm_trace *t,
+		      const char *status, int timeout_ms,
+		      struct devpm_wait_result *res)
+{
+	uint64_t deadline;
+	int backoff = BACKOFF_MIN_MS, left, r;
+
+	memset(res, 0, sizeof(*res));
+	res->start_us = devpm_now_us();
+	deadline = res->start_us + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) *
+		   1000;
+	for (;;) {
+		r = devpm_dev_status(d, res->status, sizeof(res->status));
+		if (r < 0)
+			return r;
+		if (!res->status[0])
+			return devpm_fail(ENOENT,
+					  "%s: no power/runtime_status to wait on (no runtime PM callbacks, or a kernel without CONFIG_PM_ADVANCED_DEBUG)",
+					  d->name);
+		if (!strcmp(res->status, status))
+			break;
+		left = left_ms(deadline);
+		if (!left) {
+			res->at_us = devpm_now_us();
+			res->waited_us = res->at_us - res->start_us;
+			explain(d, status, timeout_ms, res);
+			return -ETIMEDOUT;
+		}
+		if (left > backoff)
+			left = backoff;
+		if (!t || devpm_trace_poll(t, left) < 0)
+			sleep_ms(left);
+		backoff = next_backoff(backoff);
+	}
+	res->reached = true;
+	res->at_us = devpm_now_us();
+	if (t)
+		res->traced = traced_at(t, d, status, &res->at_us);
+	/* A traced transition may predate the wait: waited 0 then. */
+	res->waited_us = res->at_us > res->start_us ?
+			 res->at_us - res->start_us : 0;
+	return 0;
 }
 
 bool devpm_poll_until(bool (*cond)(void *arg), void *arg, int timeout_ms)
 {
-	(void)cond;
-	(void)arg;
-	(void)timeout_ms;
-	return false;
+	uint64_t deadline = devpm_now_us() +
+			    (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000;
+	int backoff = BACKOFF_MIN_MS, left;
+
+	for (;;) {
+		if (cond(arg))
+			return true;
+		left = left_ms(deadline);
+		if (!left)
+			return false;
+		sleep_ms(left < backoff ? left : backoff);
+		backoff = next_backoff(backoff);
+	}
 }

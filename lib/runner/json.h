@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * json.h - a minimal JSON reader, enough for devpm's own summary.json
+ * (compare, and the unit tests reading results back).
+ */
+#ifndef DEVPM_RUNNER_JSON_H
+#define DEVPM_RUNNER_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rn_jtype { RN_J_NULL, RN_J_BOOL, RN_J_NUM, RN_J_STR, RN_J_ARR,
+		RN_J_OBJ };
+
+struct rn_json {
+	enum rn_jtype type;
+	bool b;
+	double num;
+	char *str;
+	size_t n;		/* items of an array or object */
+	char **keys;		/* object keys */
+	struct rn_json **items;
+};
+
+/* NULL on error, err (if non-NULL) says what and where. */
+struct rn_json *rn_json_parse(const char *text, char *err, size_t len);
+void rn_json_free(struct rn_json *j);
+
+/* Member of an object (NULL if absent or j is no object). */
+const struct rn_json *rn_json_get(const struct rn_json *j, const char *key);
+/* A string member, or NULL. */
+const char *rn_json_str(const struct rn_json *j, const char *key);
+/* A number member; false if absent or not a number. */
+bool rn_json_num(const struct rn_json *j, const char *key, double *v);
+
+#endif

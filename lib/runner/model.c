@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* model.c - the run model (model.h): lifetime, results and totals. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+struct rn_run *rn_run_new(void)
+{
+	struct rn_run *r = rn_xmalloc(sizeof(*r));
+
+	r->run_id = rn_xstrdup("");
+	r->started = rn_xstrdup("");
+	r->cur = -1;
+	return r;
+}
+
+static void case_free(struct rn_case *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nmetrics; i++) {
+		free(c->metrics[i].device);
+		free(c->metrics[i].name);
+	}
+	free(c->metrics);
+	for (i = 0; i < c->ndevs; i++) {
+		free(c->devs[i].name);
+		free(c->devs[i].reason);
+	}
+	free(c->devs);
+	rn_strv_free(c->out, c->nout);
+	free(c->name);
+	free(c->full);
+	free(c->reason);
+	free(c->assert_msg);
+	free(c->harness_msg);
+	free(c->step_msg);
+	free(c->kernel);
+}
+
+static void prog_free(struct rn_prog *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncases; i++)
+		case_free(&p->cases[i]);
+	free(p->cases);
+	rn_strv_free(p->listed, p->nlisted);
+	rn_strv_free(p->notes, p->nnotes);
+	rn_strv_free(p->out, p->nout);
+	free(p->suite);
+	free(p->name);
+	free(p->status);
+	free(p->skip_reason);
+	free(p->reason);
+	free(p->kernel);
+}
+
+void rn_run_free(struct rn_run *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nprogs; i++)
+		prog_free(&r->progs[i]);
+	free(r->progs);
+	for (i = 0; i < r->nklog; i++) {
+		free(r->klog[i].text);
+		free(r->klog[i].where);
+	}
+	free(r->klog);
+	for (i = 0; i < r->nenv; i++) {
+		free(r->env[i].key);
+		free(r->env[i].value);
+	}
+	free(r->env);
+	rn_strv_free(r->problems, r->nproblems);
+	free(r->run_id);
+	free(r->started);
+	free(r->first_bad);
+	free(r);
+}
+
+const char *rn_result_name(enum rn_result res)
+{
+	switch (res) {
+	case RN_PASS:
+		return "pass";
+	case RN_FAIL:
+		return "fail";
+	case RN_SKIP:
+		return "skip";
+	case RN_XFAIL:
+		return "xfail";
+	default:
+		return "none";
+	}
+}
+
+static void count(struct rn_totals *t, enum rn_result res)
+{
+	switch (res) {
+	case RN_PASS:
+		t->pass++;
+		break;
+	case RN_FAIL:
+		t->fail++;
+		break;
+	case RN_SKIP:
+		t->skip++;
+		break;
+	case RN_XFAIL:
+		t->xfail++;
+		break;
+	default:
+		break;
+	}
+}
+
+void rn_prog_totals(const struct rn_prog *p, struct rn_totals *t)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncases; i++)
+		count(t, p->cases[i].result);
+	count(t, p->result);
+}
+
+void rn_totals(const struct rn_run *r, struct rn_totals *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < r->nprogs; i++)
+		rn_prog_totals(&r->progs[i], t);
+}
+
+enum rn_result rn_prog_result(const struct rn_prog *p)
+{
+	struct rn_totals t = { 0 };
+
+	rn_prog_totals(p, &t);
+	if (t.fail)
+		return RN_FAIL;
+	if (t.pass)
+		return RN_PASS;
+	if (t.skip || t.xfail)
+		return RN_SKIP;
+	return RN_NONE;
+}
+
+enum rn_result rn_suite_result(const struct rn_run *r, const char *suite)
+{
+	bool pass = false, skip = false;
+	enum rn_result res;
+	size_t i;
+
+	for (i = 0; i < r->nprogs; i++) {
+		if (strcmp(r->progs[i].suite, suite))
+			continue;
+		res = rn_prog_result(&r->progs[i]);
+		if (res == RN_FAIL)
+			return RN_FAIL;
+		pass |= res == RN_PASS;
+		skip |= res == RN_SKIP;
+	}
+	return pass ? RN_PASS : skip ? RN_SKIP : RN_NONE;
+}
+
+int rn_exit_code(const struct rn_run *r)
+{
+	struct rn_totals t;
+
+	rn_totals(r, &t);
+	return t.fail || r->nproblems ? RN_EXIT_FAIL : RN_EXIT_OK;
+}
+
+bool rn_case_listed_ran(const struct rn_prog *p, const char *listed)
+{
+	size_t i, n, l = strlen(listed);
+	const char *name;
+
+	for (i = 0; i < p->ncases; i++) {
+		/* The list gives the bare case name; RUN may add a variant. */
+		name = p->cases[i].name;
+		n = strlen(name);
+		if (!strcmp(name, listed) ||
+		    (n > l && name[n - l - 1] == '.' &&
+		     !strcmp(name + n - l, listed)))
+			return true;
+	}
+	return false;
+}
+
+size_t rn_suites(const struct rn_run *r, const char ***names)
+{
+	size_t i, j, n = 0;
+
+	*names = rn_xmalloc((r->nprogs + 1) * sizeof(**names));
+	for (i = 0; i < r->nprogs; i++) {
+		for (j = 0; j < n; j++)
+			if (!strcmp((*names)[j], r->progs[i].suite))
+				break;
+		if (j == n)
+			(*names)[n++] = r->progs[i].suite;
+	}
+	return n;
+}
+
+const char *rn_env_get(const struct rn_run *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nenv; i++)
+		if (!strcmp(r->env[i].key, key))
+			return r->env[i].value;
+	return NULL;
+}
+
+void rn_env_set(struct rn_run *r, const char *key, const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < r->nenv; i++) {
+		if (!strcmp(r->env[i].key, key)) {
+			free(r->env[i].value);
+			r->env[i].value = rn_xstrdup(value);
+			return;
+		}
+	}
+	r->env = rn_xrealloc(r->env, (r->nenv + 1) * sizeof(*r->env));
+	r->env[r->nenv].key = rn_xstrdup(key);
+	r->env[r->nenv].value = rn_xstrdup(value);
+	r->nenv++;
+}
+
+long long rn_case_ms(const struct rn_case *c)
+{
+	if (!c->end_us || c->end_us < c->start_us)
+		return 0;
+	return (long long)(c->end_us - c->start_us) / 1000;
+}
+
+long long rn_prog_ms(const struct rn_prog *p)
+{
+	if (!p->end_us || p->end_us < p->start_us)
+		return 0;
+	return (long long)(p->end_us - p->start_us) / 1000;
+}

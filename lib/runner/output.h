@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * output.h - results written from the model: results.ktap, junit.xml,
+ * summary.json, env.json, dmesg.log, and the run directory itself.
+ * Each writer returns a malloc'd text.
+ */
+#ifndef DEVPM_RUNNER_OUTPUT_H
+#define DEVPM_RUNNER_OUTPUT_H
+
+#include <stddef.h>
+#include "model.h"
+#include "util.h"
+
+/* KTAP v1: suites, then programs, then cases, then devices. */
+char *rn_out_ktap(const struct rn_run *r);
+char *rn_out_junit(const struct rn_run *r);
+char *rn_out_summary(const struct rn_run *r);
+char *rn_out_env(const struct rn_run *r);
+char *rn_out_dmesg(const struct rn_run *r);
+
+/* Append s as a JSON string literal / XML-escaped text. */
+void rn_json_escape(struct rn_buf *b, const char *s);
+void rn_xml_escape(struct rn_buf *b, const char *s);
+
+/*
+ * Make <output>/<id>, id = base or base-N when taken (output is created if
+ * missing).  Returns 0 and fills dir/idout, or -errno with a message on
+ * stderr.
+ */
+int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
+	       char *idout, size_t idlen);
+
+/* UTC "YYYYmmdd-HHMMSS" and ISO 8601 of now. */
+void rn_run_id_base(char *id, size_t idlen, char *iso, size_t isolen);
+
+/*
+ * Write every result file of r into dir and point <output>/latest at it
+ * (replaced atomically).  0 or -errno (message on stderr).
+ */
+int rn_results_write(const struct rn_run *r, const char *output,
+		     const char *dir);
+
+/* One line for stderr: "12 pass, 1 fail, 3 skip, 0 xfail in 34.2 s". */
+void rn_totals_line(const struct rn_run *r, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * restore.c - `devpm restore`: put back every knob a crashed or killed run
+ * left changed (taking the journal as its owner replays it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "devpm.h"
+#include "util.h"
+
+int rn_cmd_restore(int argc, char **argv)
+{
+	int r;
+
+	if (argc > 1)
+		return rn_usage_error("restore takes no argument ('%s'); see devpm --help",
+				      argv[1]);
+	/* Not yet open: it opens as owner, which restores, and counts. */
+	r = devpm_journal_restore_all();
+	if (r < 0)
+		return rn_usage_error("restore: %s%s", devpm_error()[0] ?
+				      devpm_error() : strerror(-r),
+				      r == -EBUSY ? "" :
+				      "; DEVPM_JOURNAL_DIR must name a writable directory (default /run/devpm)");
+	if (r)
+		printf("devpm: restored %d knob(s) left changed by an interrupted run\n",
+		       r);
+	else
+		printf("devpm: nothing to restore\n");
+	devpm_journal_close();
+	return RN_EXIT_OK;
+}

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * run.c - `devpm run`: select programs, take the journal, run each with
+ * its timeout while reading the kernel log, restore what it changed, and
+ * write every record to the stream from which the results are built.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "devpm.h"
+#include "env.h"
+#include "output.h"
+#include "program.h"
+#include "stream.h"
+#include "suites.h"
+
+struct run_opts {
+	char **suites;
+	size_t nsuites;
+	const char *test;
+	bool allow_sleep, allow_disk;
+	const char *output;
+	int timeout_s;		/* 0: each program's own */
+	const char *stream;
+	char **env;
+	size_t nenv;
+};
+
+struct run_state {
+	struct rn_stream st;
+	struct devpm_kmsg *kmsg;
+	/*
+	 * Polled; -1 for a regular file (a recorded tree's dev/kmsg), which
+	 * is always readable.
+	 */
+	int kfd;
+	long taint;
+};
+
+static const struct option run_longopts[] = {
+	{ "suite", required_argument, NULL, 's' },
+	{ "test", required_argument, NULL, 't' },
+	{ "allow-sleep", no_argument, NULL, 'S' },
+	{ "allow-disk", no_argument, NULL, 'D' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "stream", required_argument, NULL, 'w' },
+	{ "env", required_argument, NULL, 'e' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = "results";
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:", run_longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			rn_strv_push(&o->suites, &o->nsuites, optarg);
+			break;
+		case 't':
+			o->test = optarg;
+			break;
+		case 'S':
+			o->allow_sleep = true;
+			break;
+		case 'D':
+			o->allow_disk = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'T':
+			if (!rn_parse_int(optarg, 1, 86400, &o->timeout_s))
+				return rn_usage_error("--timeout '%s': give whole seconds, 1 to 86400",
+						      optarg);
+			break;
+		case 'w':
+			o->stream = optarg;
+			break;
+		case 'e':
+			if (rn_check_env_arg(optarg))
+				return RN_EXIT_USAGE;
+			rn_strv_push(&o->env, &o->nenv, optarg);
+			break;
+		default:
+			return rn_bad_option("run", argc, argv, c);
+		}
+	}
+	if (optind < argc)
+		return rn_usage_error("run: unexpected argument '%s'; see devpm --help",
+				      argv[optind]);
+	if (o->test && !o->test[0])
+		return rn_usage_error("--test needs a glob, e.g. --test 'idle_*'");
+	return 0;
+}
+
+static int check_suites(const struct run_opts *o,
+			const struct rn_progspec *p, size_t n)
+{
+	struct rn_buf known = { 0 };
+	size_t i, j;
+	bool found;
+
+	for (i = 0; i < o->nsuites; i++) {
+		for (j = 0, found = false; j < n && !found; j++)
+			found = !strcmp(p[j].suite, o->suites[i]);
+		if (found)
+			continue;
+		for (j = 0; j < n; j++)
+			if (!j || strcmp(p[j].suite, p[j - 1].suite))
+				rn_buf_printf(&known, "%s%s", known.len ?
+					      ", " : "", p[j].suite);
+		rn_usage_error("unknown suite '%s'; known suites: %s",
+			       o->suites[i], known.s ? known.s : "(none)");
+		rn_buf_free(&known);
+		return RN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static bool suite_selected(const struct run_opts *o, const char *suite)
+{
+	size_t i;
+
+	if (!o->nsuites)
+		return true;
+	for (i = 0; i < o->nsuites; i++)
+		if (!strcmp(o->suites[i], suite))
+			return true;
+	return false;
+}
+
+/* Keep the programs of the chosen suites that have a case to run. */
+static size_t select_progs(const struct run_opts *o, struct rn_progspec *p,
+			   size_t n, size_t *sel)
+{
+	size_t i, k = 0;
+	int slashes = 0;
+	const char *s;
+
+	for (s = o->test ? o->test : ""; *s; s++)
+		slashes += *s == '/';
+	for (i = 0; i < n; i++) {
+		if (!suite_selected(o, p[i].suite))
+			continue;
+		rn_query_list(&p[i], o->test);
+		/*
+		 * A program that cannot list its cases is run to fail
+		 * loudly, unless the glob names other programs.
+		 */
+		if (!p[i].list_ok && o->test && slashes &&
+		    !rn_glob_match(o->test, p[i].suite, p[i].name, "*"))
+			continue;
+		if (p[i].list_ok && !p[i].ncases)
+			continue;
+		rn_query_needs(&p[i]);
+		sel[k++] = i;
+	}
+	return k;
+}
+
+static int open_stream(const char *path, int flags)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
+
+	if (fd < 0)
+		fprintf(stderr, "devpm: cannot open stream %s: %s; give a writable file or port\n",
+			path, strerror(errno));
+	return fd;
+}
+
+static void on_kmsg(const char *line, void *arg)
+{
+	struct run_state *rs = arg;
+
+	rn_stream_emit(&rs->st, "KMSG %" PRIu64 " %s", rn_mono_us(), line);
+}
+
+/* Kernel log and taint, read before the output that follows them. */
+static void poke(void *arg)
+{
+	struct run_state *rs = arg;
+	char flags[64];
+	long now;
+
+	if (rs->kmsg)
+		devpm_kmsg_drain(rs->kmsg, on_kmsg, rs);
+	if (rs->taint < 0)
+		return;
+	now = devpm_taint_read();
+	if (now < 0)
+		return;
+	flags[0] = '\0';
+	devpm_taint_new(rs->taint, now, flags, sizeof(flags));
+	if (flags[0])
+		rn_stream_emit(&rs->st, "TAINT %" PRIu64 " %s", rn_mono_us(),
+			       flags);
+	rs->taint = now;
+}
+
+static void on_line(void *arg, uint64_t ts, const char *line)
+{
+	struct run_state *rs = arg;
+
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 " %s", ts, line);
+}
+
+static void progress(const struct rn_run *r, size_t i, size_t n)
+{
+	const struct rn_prog *p = &r->progs[r->nprogs - 1];
+	struct rn_totals t = { 0 };
+	enum rn_result res = rn_prog_result(p);
+	char name[512], counts[128];
+	int w = snprintf(NULL, 0, "%zu", n);
+
+	rn_prog_totals(p, &t);
+	snprintf(name, sizeof(name), "%s/%s", p->suite, p->name);
+	snprintf(counts, sizeof(counts), "%4u pass", t.pass);
+	if (t.fail)
+		snprintf(counts + strlen(counts), sizeof(counts) -
+			 strlen(counts), " %u fail", t.fail);
+	if (t.skip)
+		snprintf(counts + strlen(counts), sizeof(counts) -
+			 strlen(counts), " %u skip", t.skip);
+	if (t.xfail)
+		snprintf(counts + strlen(counts), sizeof(counts) -
+			 strlen(counts), " %u xfail", t.xfail);
+	fprintf(stderr, "[%*zu/%zu] %-24s %-4s %s %.1fs\n", w, i + 1, n, name,
+		res == RN_FAIL ? "FAIL" : res == RN_PASS ? "ok" : "skip",
+		counts, rn_prog_ms(p) / 1000.0);
+}
+
+static void run_one(struct run_state *rs, const struct run_opts *o,
+		    struct rn_progspec *p)
+{
+	struct rn_child_ops ops = {
+		.line = on_line, .poke = poke, .arg = rs, .kfd = rs->kfd,
+	};
+	char *argv[2] = { NULL, NULL }, status[300];
+	int timeout = o->timeout_s ? o->timeout_s : p->timeout_s;
+	struct rn_child_end end;
+	uint64_t t0 = rn_mono_us();
+	off_t mark = devpm_journal_mark();
+	size_t i;
+	int r;
+
+	rn_stream_emit(&rs->st, "PROG %" PRIu64 " %s/%s %d", t0, p->suite,
+		       p->name, timeout);
+	for (i = 0; i < p->ncases; i++)
+		rn_stream_emit(&rs->st, "CASE %s", p->cases[i]);
+	memset(&end, 0, sizeof(end));
+	end.end_us = t0;
+	argv[0] = p->path;
+	if (!p->list_ok) {
+		snprintf(status, sizeof(status), "error:%s", p->list_error);
+	} else {
+		if (o->test)
+			setenv("DEVPM_TEST_GLOB", rn_glob_case(o->test), 1);
+		r = rn_child_run(argv, timeout * 1000, &ops, &end);
+		unsetenv("DEVPM_TEST_GLOB");
+		if (r < 0) {
+			snprintf(status, sizeof(status), "error:cannot start %s: %s",
+				 p->path, strerror(-r));
+			end.end_us = rn_mono_us();
+		} else {
+			rn_child_status(&end, status, sizeof(status));
+		}
+		if (end.leftovers)
+			rn_stream_emit(&rs->st, "NOTE killed %d process(es) the program left running",
+				       end.leftovers);
+		if (end.stuck)
+			rn_stream_emit(&rs->st, "NOTE %d process(es) did not die after SIGKILL (stuck in the kernel?)",
+				       end.stuck);
+	}
+	/* Nothing a killed program left changed survives it. */
+	if (mark >= 0) {
+		r = devpm_journal_restore_since(mark);
+		if (r > 0)
+			rn_stream_emit(&rs->st, "NOTE restored %d knob(s) the program left changed",
+				       r);
+		else if (r < 0)
+			rn_stream_emit(&rs->st, "NOTE restore after the program failed: %s",
+				       devpm_error());
+		if (r < 0)
+			fprintf(stderr, "devpm: restore after %s/%s failed: %s\n",
+				p->suite, p->name, devpm_error());
+	}
+	poke(rs);
+	rn_stream_emit(&rs->st, "END %" PRIu64 " %s/%s %" PRIu64 " %s",
+		       end.end_us, p->suite, p->name,
+		       (end.end_us - t0) / 1000, status);
+}
+
+static void emit_options(struct rn_stream *s, const struct run_opts *o)
+{
+	struct rn_buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < o->nsuites; i++)
+		rn_buf_printf(&b, "%s%s", i ? "," : "", o->suites[i]);
+	rn_stream_emit(s, "ENV opt_suites=%s", b.s ? b.s : "all");
+	rn_stream_emit(s, "ENV opt_test=%s", o->test ? o->test : "");
+	rn_stream_emit(s, "ENV opt_allow_sleep=%d", o->allow_sleep);
+	rn_stream_emit(s, "ENV opt_allow_disk=%d", o->allow_disk);
+	rn_stream_emit(s, "ENV opt_timeout_s=%d", o->timeout_s);
+	for (i = 0; i < o->nenv; i++)
+		rn_stream_emit(s, "ENV %s", o->env[i]);
+	rn_buf_free(&b);
+}
+
+static int check_output(const char *output)
+{
+	struct stat st;
+
+	if (!stat(output, &st) && !S_ISDIR(st.st_mode))
+		return rn_usage_error("--output %s is not a directory; give a directory for the results",
+				      output);
+	if (!stat(output, &st) && access(output, W_OK | X_OK))
+		return rn_usage_error("--output %s is not writable; give a writable directory",
+				      output);
+	return 0;
+}
+
+/* The environment test programs inherit. */
+static void set_env(const struct run_opts *o)
+{
+	char root[PATH_MAX];
+
+	if (o->allow_sleep)
+		setenv("DEVPM_ALLOW_SLEEP", "1", 1);
+	else
+		unsetenv("DEVPM_ALLOW_SLEEP");
+	if (o->allow_disk)
+		setenv("DEVPM_ALLOW_DISK", "1", 1);
+	else
+		unsetenv("DEVPM_ALLOW_DISK");
+	unsetenv("DEVPM_TEST_GLOB");
+	if (devpm_sysfs_root()[0] && realpath(devpm_sysfs_root(), root))
+		setenv("DEVPM_SYSFS_ROOT", root, 1);
+	else if (devpm_sysfs_root()[0])
+		setenv("DEVPM_SYSFS_ROOT", devpm_sysfs_root(), 1);
+	else
+		unsetenv("DEVPM_SYSFS_ROOT");
+}
+
+static int take_journal(void)
+{
+	/* It says itself when it put back what a killed run left. */
+	int r = devpm_journal_open_owner(devpm_journal_dir());
+
+	if (r < 0) {
+		fprintf(stderr, "devpm: %s%s\n", devpm_error()[0] ?
+			devpm_error() : strerror(-r), r == -EBUSY ? "" :
+			"; DEVPM_JOURNAL_DIR must name a writable directory (default /run/devpm)");
+		return RN_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int execute(const struct run_opts *o, struct rn_progspec *p,
+		   const size_t *sel, size_t nsel)
+{
+	struct run_state rs = { .taint = -1 };
+	char base[64], iso[64], id[128], dir[PATH_MAX], path[PATH_MAX];
+	char totals[256], *ktap;
+	struct stat st;
+	size_t i;
+	int code;
+
+	if (take_journal())
+		return RN_EXIT_USAGE;
+	devpm_trace_cleanup_stale();
+	rn_signals_install();
+	set_env(o);
+	rn_run_id_base(base, sizeof(base), iso, sizeof(iso));
+	if (rn_run_dir(o->output, base, dir, sizeof(dir), id, sizeof(id)))
+		return RN_EXIT_USAGE;
+	snprintf(path, sizeof(path), "%s/stream.log", dir);
+	rs.st.path[0] = path;
+	rs.st.fd[rs.st.nfd++] = open_stream(path, O_CREAT | O_EXCL);
+	if (o->stream) {
+		rs.st.path[1] = o->stream;
+		rs.st.fd[rs.st.nfd++] = open_stream(o->stream,
+						    O_CREAT | O_APPEND);
+	}
+	rs.st.run = rn_run_new();
+	rs.kmsg = devpm_kmsg_open();
+	rs.kfd = rs.kmsg ? devpm_kmsg_fd(rs.kmsg) : -1;
+	if (rs.kfd >= 0 && !fstat(rs.kfd, &st) && S_ISREG(st.st_mode))
+		rs.kfd = -1;
+	rs.taint = devpm_taint_read();
+
+	rn_stream_emit(&rs.st, "%s", RN_STREAM_HEADER);
+	rn_stream_emit(&rs.st, "RUN %s %s %" PRIu64, id, iso, rn_mono_us());
+	rn_env_emit(&rs.st);
+	rn_stream_emit(&rs.st, "ENV kmsg=%s", rs.kmsg ? "/dev/kmsg" :
+		       "unavailable (no kernel log checks)");
+	emit_options(&rs.st, o);
+	for (i = 0; i < nsel && !rn_interrupted; i++) {
+		run_one(&rs, o, &p[sel[i]]);
+		progress(rs.st.run, i, nsel);
+	}
+	code = rn_exit_code(rs.st.run);
+	rn_stream_emit(&rs.st, "DONE %" PRIu64 " %d", rn_mono_us(), code);
+	if (rs.kmsg)
+		devpm_kmsg_close(rs.kmsg);
+	for (i = 0; i < (size_t)rs.st.nfd; i++)
+		if (rs.st.fd[i] >= 0)
+			close(rs.st.fd[i]);
+
+	if (rn_results_write(rs.st.run, o->output, dir) < 0)
+		code = RN_EXIT_USAGE;
+	ktap = rn_out_ktap(rs.st.run);
+	fputs(ktap, stdout);
+	fflush(stdout);
+	free(ktap);
+	rn_totals_line(rs.st.run, totals, sizeof(totals));
+	if (rn_interrupted)
+		fprintf(stderr, "devpm: interrupted by signal %d; the programs not run are absent\n",
+			(int)rn_interrupted);
+	fprintf(stderr, "devpm: %s; results in %s\n", totals, dir);
+	rn_run_free(rs.st.run);
+	devpm_journal_restore_all();
+	devpm_journal_close();
+	return code;
+}
+
+int rn_cmd_run(int argc, char **argv)
+{
+	struct rn_progspec *progs = NULL;
+	struct run_opts o;
+	char sdir[PATH_MAX];
+	size_t n = 0, nsel, *sel, i;
+	int code;
+
+	code = parse_opts(argc, argv, &o);
+	if (!code)
+		code = check_output(o.output);
+	if (!code && o.stream && access(o.stream, W_OK) && errno != ENOENT)
+		code = rn_usage_error("cannot write stream %s: %s; give a writable file or port",
+				      o.stream, strerror(errno));
+	if (!code && rn_suites_dir(sdir, sizeof(sdir)) < 0)
+		code = RN_EXIT_USAGE;
+	if (!code && rn_discover(sdir, &progs, &n) < 0)
+		code = rn_usage_error("cannot read %s: %s", sdir,
+				      strerror(errno));
+	if (!code && !n)
+		code = rn_usage_error("no test programs in %s; run 'make' first or set DEVPM_SUITES_DIR",
+				      sdir);
+	if (!code)
+		code = check_suites(&o, progs, n);
+	if (!code) {
+		sel = rn_xmalloc(n * sizeof(*sel));
+		nsel = select_progs(&o, progs, n, sel);
+		if (!nsel && o.test)
+			code = rn_usage_error("no case matches --test '%s'; 'devpm list' shows every case",
+					      o.test);
+		else if (!nsel)
+			code = rn_usage_error("the selected programs in %s list no case; 'devpm list' shows them",
+					      sdir);
+		else
+			code = execute(&o, progs, sel, nsel);
+		free(sel);
+	}
+	rn_progspecs_free(progs, n);
+	rn_strv_free(o.suites, o.nsuites);
+	for (i = 0; i < o.nenv; i++)
+		free(o.env[i]);
+	free(o.env);
+	return code;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * stream.h - the run as a line-oriented record stream.
+ *
+ * `devpm run` writes every event as one record, flushed per line, to
+ * <run dir>/stream.log and to --stream FILE (in devpm's QEMU image a
+ * virtio-serial port), and builds its own results by feeding the same
+ * records to the model.  `devpm collect` feeds a stream file the same way,
+ * so results survive a guest that dies mid-run.
+ *
+ *	DEVPM-STREAM 1
+ *	RUN <run-id> <started, ISO 8601 UTC> <mono_us>
+ *	ENV <key>=<value>
+ *	PROG <mono_us> <suite>/<prog> <timeout_s>
+ *	CASE <name>				a case the program will run
+ *	OUT <mono_us> <raw program line>
+ *	KMSG <mono_us> <kernel log line>
+ *	TAINT <mono_us> <new taint flags>
+ *	NOTE <text>				the runner's remark on the program
+ *	END <mono_us> <suite>/<prog> <duration_ms> <status>
+ *	DONE <mono_us> <exit code>
+ *
+ * status: exit:N | signal:N | timeout | interrupted:N | error:<text>.
+ * A second header starts a new run: the last run in a file wins.
+ */
+#ifndef DEVPM_RUNNER_STREAM_H
+#define DEVPM_RUNNER_STREAM_H
+
+#include <stddef.h>
+#include "model.h"
+
+#define RN_STREAM_HEADER "DEVPM-STREAM 1"
+
+/*
+ * Feed one record (no newline).  0, or -1 if it was not understood (it is
+ * counted in r->bad_records and otherwise ignored).
+ */
+int rn_stream_feed(struct rn_run *r, const char *rec);
+
+/*
+ * No more records.  A program without END died with the machine: its open
+ * case fails with "guest crashed during this case: <crash>" (crash may be
+ * NULL: "guest stopped responding").  A run without DONE is incomplete.
+ */
+void rn_stream_finish(struct rn_run *r, const char *crash);
+
+/*
+ * Read and feed a whole stream file.  -errno on I/O error, -EINVAL (err
+ * says why) when it holds no stream.
+ */
+int rn_stream_read(const char *path, struct rn_run *r, char *err,
+		   size_t len);
+
+/* The writer: every record goes to each fd, then into run. */
+struct rn_stream {
+	int fd[2];
+	const char *path[2];
+	int nfd;
+	struct rn_run *run;
+};
+
+void rn_stream_emit(struct rn_stream *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

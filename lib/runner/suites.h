@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * suites.h - where the test programs are and what each says of itself.
+ *
+ * Suites dir: DEVPM_SUITES_DIR, else <dir of devpm>/suites (the build
+ * tree), <dir>/../suites, <dir>/../lib/devpm/suites (installed).  A suite
+ * is a subdirectory, a program an executable inside it; both sorted.
+ */
+#ifndef DEVPM_RUNNER_SUITES_H
+#define DEVPM_RUNNER_SUITES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util.h"
+
+struct rn_progspec {
+	char *suite, *name, *path;
+	/* From --list (cases matching the --test glob) and --needs. */
+	char **cases;
+	size_t ncases;
+	bool list_ok;
+	char *list_error;
+	int timeout_s;
+	struct rn_buf needs;	/* "# NEEDS ..." lines */
+};
+
+/* Queries of a program (--list, --needs) may take this long. */
+#define RN_QUERY_MS 10000
+#define RN_DEFAULT_TIMEOUT_S 60
+
+/* 0, or -ENOENT after printing one line naming where it looked. */
+int rn_suites_dir(char *buf, size_t len);
+
+/* Every program of every suite, sorted.  -errno on an unreadable dir. */
+int rn_discover(const char *dir, struct rn_progspec **out, size_t *n);
+void rn_progspecs_free(struct rn_progspec *v, size_t n);
+
+/* Run `prog --list`: cases matching glob (NULL: all). */
+void rn_query_list(struct rn_progspec *p, const char *glob);
+/* Run `prog --needs`: timeout and needs lines. */
+void rn_query_needs(struct rn_progspec *p);
+
+/*
+ * --test GLOB: matched against the case name, "program/case" when GLOB
+ * holds one '/', "suite/program/case" when it holds two.
+ */
+bool rn_glob_match(const char *glob, const char *suite, const char *prog,
+		   const char *casename);
+/* The part of GLOB a test program matches its case names with. */
+const char *rn_glob_case(const char *glob);
+
+#endif

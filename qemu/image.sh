@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# image.sh - the guest's initramfs, built in parts that are concatenated
+# per run (the kernel unpacks concatenated cpio archives in order), each
+# rebuilt only when its inputs change:
+#   base     busybox, /init, the pruned depmod'd module tree (with the
+#            fixture modules of build/fixtures), kernel config
+#   devpm    the runner, one suites directory, their shared libraries
+#   extra    EXTRA_MODULES (per run)
+#   conf     /etc/devpm/run.conf (per run)
+# Sourced by run.sh after lib.sh, the kernel env and the profile.
+
+IMG=$QEMU_BUILD/img
+mkdir -p "$IMG"
+
+# use_part FILE: mark an image part as in use; parts of the same kind
+# unused for an hour go (a run that is booting still has its own).
+use_part() {
+	touch "$1"
+	find "$IMG" -maxdepth 1 -name "${1##*/}" -prune -o \
+		-name "$(basename "$1" | sed 's/-[^-]*\.cpio$//')-*.cpio" \
+		-mmin +60 -exec rm -f {} +
+}
+
+cpio_of() { # dir out
+	(cd "$1" && find . | LC_ALL=C sort |
+	 cpio -o -H newc -R 0:0 --quiet) >"$2.tmp" && mv "$2.tmp" "$2"
+}
+
+# Normalised module name: basename without .ko*, '-' as '_'.
+modname() {
+	local n=${1##*/}
+	n=${n%%.ko*}
+	echo "${n//-/_}"
+}
+
+# Modules the test programs declare ("# NEEDS modules: a b, c x=1"): the
+# first word of each comma-separated spec.
+suite_modules() { # suites dir
+	local p
+	for p in "$1"/*/*; do
+		[ -x "$p" ] && [ -f "$p" ] || continue
+		"$p" --needs 2>/dev/null | sed -n 's/^# NEEDS modules: *//p' |
+			tr ',' '\n' | awk 'NF {print $1}'
+	done | sort -u
+}
+
+# build_base: sets BASE to the cpio of busybox, /init and the modules.
+build_base() {
+	local want key st f m dep line fko
+	want=$(printf '%s\n' "${PROFILE_LOAD[@]}" "${PROFILE_MODULES[@]}" \
+	       $(suite_modules "$SUITES_SRC") | tr - _ | sort -u)
+	# Fixture modules built against this kernel's headers (fixtures/).
+	fko=$(find "$FIXTURES_BUILD" -name '*.ko' 2>/dev/null | sort)
+	key=$(inputs_key "$MODDIR/modules.dep" "$KCONFIG" "$QEMU_DIR/init" \
+	      "$QEMU_DIR/image.sh" /bin/busybox $fko "$(echo $want)" \
+	      "$(echo "${PROFILE_LOAD[@]}")")
+	BASE=$IMG/base-$KVER-$key.cpio
+	if [ -e "$BASE" ]; then
+		use_part "$BASE"
+		return 0
+	fi
+	step "IMAGE   base: busybox, /init, modules of $KVER"
+	st=$IMG/stage-base
+	rm -rf "$st"
+	mkdir -p "$st"/{bin,sbin,etc/devpm,proc,sys,dev,run,tmp,boot,mnt,root}
+	mkdir -p "$st/lib/modules/$KVER" "$st/lib/modules/extra"
+	cp /bin/busybox "$st/bin/busybox"
+	for f in $(/bin/busybox --list); do
+		[ "$f" = busybox ] || ln -s busybox "$st/bin/$f"
+	done
+	ln -s ../bin/busybox "$st/sbin/modprobe"
+	ln -s /proc/self/mounts "$st/etc/mtab"
+	install -m 755 "$QEMU_DIR/init" "$st/init"
+	# The lib reads /boot/config-$(uname -r): Debian's kernel has no
+	# IKCONFIG.
+	[ -n "$KCONFIG" ] && cp "$KCONFIG" "$st/boot/config-$KVER"
+
+	# Each wanted module with everything modules.dep says it needs.
+	# Compressed modules are stored plain: busybox modprobe reads
+	# those for sure.
+	for m in $want; do
+		line=$(awk -v w="$m" '{
+			n = $1; sub(/:$/, "", n); sub(/.*\//, "", n)
+			sub(/\.ko.*/, "", n); gsub(/-/, "_", n)
+			if (n == w) { sub(/:/, ""); print; exit }
+		}' "$MODDIR/modules.dep")
+		if [ -z "$line" ]; then
+			grep -q "/${m}.ko\$\|/${m//_/-}.ko\$" \
+				"$MODDIR/modules.builtin" 2>/dev/null ||
+				note "module $m not in kernel $KVER: left out"
+			continue
+		fi
+		for dep in $line; do
+			f=$st/lib/modules/$KVER/${dep%.ko*}.ko
+			[ -e "$f" ] && continue
+			mkdir -p "${f%/*}"
+			case $dep in
+			*.ko.xz) xz -dc "$MODDIR/$dep" >"$f" ;;
+			*.ko.zst) zstd -qdc "$MODDIR/$dep" >"$f" ;;
+			*.ko.gz) gzip -dc "$MODDIR/$dep" >"$f" ;;
+			*) cp "$MODDIR/$dep" "$f" ;;
+			esac
+		done
+	done
+	# modprobe finds them by name: devpm_module_load("devpm_mock").
+	if [ -n "$fko" ]; then
+		mkdir -p "$st/lib/modules/$KVER/extra"
+		cp $fko "$st/lib/modules/$KVER/extra/"
+	fi
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		[ -e "$MODDIR/$f" ] && cp "$MODDIR/$f" "$st/lib/modules/$KVER/"
+	done
+	depmod -b "$st" "$KVER" || die "depmod failed for $KVER"
+	# Built-in drivers (e.g. virtio_console in 6.12) need no loading.
+	: >"$st/etc/devpm/modules.load"
+	for m in "${PROFILE_LOAD[@]}"; do
+		grep -q "/${m}.ko:\|/${m//_/-}.ko:" \
+			"$st/lib/modules/$KVER/modules.dep" &&
+			echo "$m" >>"$st/etc/devpm/modules.load"
+	done
+	cpio_of "$st" "$BASE"
+	rm -rf "$st"
+	use_part "$BASE"
+}
+
+# build_devpm NAME SUITES_DIR: sets PART to the cpio with /devpm/devpm,
+# /devpm/suites/ and the libraries they link.
+build_devpm() {
+	local name=$1 src=$2 key st b l bins
+	bins=$(find "$DEVPM_BIN" "$src" -type f -perm -u+x 2>/dev/null | sort)
+	key=$(inputs_key "$QEMU_DIR/image.sh" $bins)
+	PART=$IMG/$name-$key.cpio
+	if [ -e "$PART" ]; then
+		use_part "$PART"
+		return 0
+	fi
+	step "IMAGE   $name: devpm and $(echo $bins | wc -w) programs"
+	st=$IMG/stage-$name
+	rm -rf "$st"
+	mkdir -p "$st/devpm/suites"
+	cp "$DEVPM_BIN" "$st/devpm/devpm"
+	[ -d "$src" ] && cp -a "$src/." "$st/devpm/suites/"
+	for b in $bins; do
+		ldd "$b" 2>/dev/null |
+			awk '/=> \// {print $3} /^\t\// {print $1}'
+	done | sort -u | while read -r l; do
+		mkdir -p "$st${l%/*}"
+		cp -L "$l" "$st$l"
+	done
+	# libpci names devices from pci.ids.
+	for f in /usr/share/misc/pci.ids /usr/share/misc/usb.ids; do
+		[ -r "$f" ] && { mkdir -p "$st${f%/*}"; cp -L "$f" "$st$f"; }
+	done
+	cpio_of "$st" "$PART"
+	rm -rf "$st"
+	use_part "$PART"
+}
+
+# build_extra RUNDIR: EXTRA_MODULES into RUNDIR/extra.cpio, loaded by
+# /init in the order given.
+build_extra() {
+	local st=$1/stage-extra m
+	rm -rf "$st"
+	mkdir -p "$st/lib/modules/extra" "$st/etc/devpm"
+	: >"$st/etc/devpm/extra.load"
+	for m in ${EXTRA_MODULES:-}; do
+		[ -r "$m" ] || die "EXTRA_MODULES: $m: no such file; give paths of .ko files"
+		case $m in
+		*.ko) ;;
+		*) die "EXTRA_MODULES: $m is not a .ko file" ;;
+		esac
+		cp "$m" "$st/lib/modules/extra/"
+		echo "${m##*/}" >>"$st/etc/devpm/extra.load"
+	done
+	cpio_of "$st" "$1/extra.cpio"
+	rm -rf "$st"
+}
+
+# build_conf RUNDIR: the per-run settings /init sources.
+build_conf() {
+	local st=$1/stage-conf
+	rm -rf "$st"
+	mkdir -p "$st/etc/devpm"
+	{
+		printf 'MODE=%q\n' "$GUEST_MODE"
+		printf 'RUN_ARGS=%q\n' "$GUEST_RUN_ARGS"
+		printf 'TEST_GLOB=%q\n' "${TEST:-}"
+		printf 'GUEST_ENV=%q\n' "$GUEST_ENV"
+	} >"$st/etc/devpm/run.conf"
+	cpio_of "$st" "$1/conf.cpio"
+	rm -rf "$st"
+}

@@ -1,0 +1,401 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# run.sh [O=build] [--check] - `make qemu` and `make qemu-check`.
+#
+# Builds (incrementally) the guest kernel and initramfs, boots the
+# profile's machine under KVM when a short probe says it works, else TCG,
+# runs `devpm run --allow-sleep --allow-disk` inside, and rebuilds
+# results/<run-id>/ on the host from the guest's record stream with
+# `devpm collect`.  Exit status as devpm run: 0 pass, 1 any failure (a
+# guest crash or hang included), 2 setup error.
+#
+# --check first boots the self-test image (qemu/selftest/: the host agent's
+# requests, then a program that crashes the guest) and checks that the
+# crash ends the run within CRASH_BOUND seconds with that program FAIL
+# naming the panic and the earlier results kept; then again with a program
+# that silences the guest, which the hang watchdog must end; then the real
+# run.
+#
+# Settings (environment or make variables), see qemu/README:
+#   SUITES="usb pci"  TEST=GLOB  PROFILE=default  KERNEL_PKG=linux-image-amd64
+#   KERNEL=bzImage MODULES=dir [KCONFIG=.config]  EXTRA_MODULES="a.ko"
+#   QEMU_ARGS="-device edu"  BOOT=pvh|bzimage  ACCEL=kvm|tcg
+#   QEMU_TIMEOUT=1800 (whole run, s)  APPEND="kernel args"
+set -u
+QEMU_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$QEMU_DIR")
+cd "$ROOT" || exit 2
+
+check=0
+for arg; do
+	case $arg in
+	O=*) O=${arg#O=} ;;
+	--check) check=1 ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check)" >&2
+	   exit 2 ;;
+	esac
+done
+O=${O:-build}
+. "$QEMU_DIR/lib.sh"
+
+T_START=$(date +%s.%N)
+
+# --- setup and bad input: one line, exit 2 ---------------------------------
+
+sh "$QEMU_DIR/deps.sh" || exit 2
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 not found; as root run 'make deps' (or apt-get install qemu-system-x86)"
+set_qemu_build
+
+PROFILE=${PROFILE:-default}
+PROFILE_FILE=$QEMU_DIR/profiles/$PROFILE
+[ -f "$PROFILE_FILE" ] ||
+	die "unknown QEMU profile '$PROFILE' (known: $(echo $(ls "$QEMU_DIR/profiles"))); add qemu/profiles/$PROFILE or pick one"
+. "$PROFILE_FILE"
+
+case $O in
+/*) B=$O ;;
+*) B=$(pwd)/$O ;;
+esac
+DEVPM_BIN=$B/devpm
+AGENT=$B/devpm-qemu-agent
+SUITES_SRC=$B/suites
+SELFTEST_SRC=$B/qemu/selftest
+FIXTURES_BUILD=$B/fixtures
+[ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] ||
+	die "$O/devpm or $O/devpm-qemu-agent missing; run 'make qemu' rather than qemu/run.sh"
+
+suite_args=
+for s in ${SUITES:-}; do
+	[ -d "$SUITES_SRC/$s" ] ||
+		die "unknown suite '$s' in SUITES (known: $(echo $(ls "$SUITES_SRC" 2>/dev/null)))"
+	suite_args="$suite_args --suite $s"
+done
+
+BOOT=${BOOT:-pvh}
+case $BOOT in
+pvh|bzimage) ;;
+*) die "BOOT=$BOOT: use BOOT=pvh (fast, no S3 resume) or BOOT=bzimage" ;;
+esac
+case ${ACCEL:-} in
+''|kvm|tcg) ;;
+*) die "ACCEL=$ACCEL: use ACCEL=kvm or ACCEL=tcg (default: probe KVM, else TCG)" ;;
+esac
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800}
+case $QEMU_TIMEOUT in
+''|*[!0-9]*) die "QEMU_TIMEOUT=$QEMU_TIMEOUT: give whole seconds" ;;
+esac
+need_space "$QEMU_BUILD" 300 "build the image and its scratch disks"
+
+# --- kernel and image, one builder at a time --------------------------------
+
+exec 9>"$QEMU_BUILD/.lock"
+if ! flock -n 9; then
+	note "another 'make qemu' is building the image; waiting for it"
+	flock 9
+fi
+bash "$QEMU_DIR/kernel.sh" "$QEMU_BUILD/kernel.env" || exit 2
+. "$QEMU_BUILD/kernel.env"
+. "$QEMU_DIR/image.sh"
+build_base
+build_devpm devpm "$SUITES_SRC"
+DEVPM_PART=$PART
+if [ $check = 1 ]; then
+	build_devpm selftest "$SELFTEST_SRC"
+	SELFTEST_PART=$PART
+fi
+flock -u 9
+
+if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
+	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
+	BOOT=bzimage
+fi
+KIMAGE=$BZIMAGE
+[ $BOOT = pvh ] && KIMAGE=$VMLINUX
+
+# --- the QEMU command line --------------------------------------------------
+
+QARGS=()
+qarg() {
+	QARGS+=("$@")
+}
+
+# scratch NAME MB: a fresh sparse raw image in the run directory.
+scratch() {
+	local f=$RUNDIR/$1.img
+	rm -f "$f"
+	truncate -s "${2}M" "$f" && echo "$f"
+}
+
+CMDLINE="console=ttyS0 panic=-1 quiet loglevel=4 $PROFILE_CMDLINE${APPEND:+ $APPEND}"
+
+# qemu_cmd INITRD ACCEL: the whole command into QARGS.
+qemu_cmd() {
+	QARGS=(qemu-system-x86_64 -machine "$PROFILE_MACHINE" -m "$PROFILE_MEMORY"
+	       -smp 1 -nodefaults -no-user-config -display none -no-reboot
+	       -kernel "$KIMAGE" -initrd "$1" -append "$CMDLINE"
+	       -chardev socket,id=con,path=console.sock -serial chardev:con)
+	if [ "$2" = kvm ]; then
+		qarg -accel kvm -cpu host
+	else
+		qarg -accel tcg
+	fi
+	[ "${3:-}" = probe ] && return 0
+	profile_devices
+	qarg -chardev socket,id=qmp,path=qmp.sock -mon chardev=qmp,mode=control
+	qarg -device virtio-serial-pci,id=vser
+	qarg -chardev socket,id=agentc,path=agent.sock
+	qarg -device virtserialport,bus=vser.0,chardev=agentc,name=org.devpm.agent,id=agent
+	qarg -chardev socket,id=resultsc,path=results.sock
+	qarg -device virtserialport,bus=vser.0,chardev=resultsc,name=org.devpm.results,id=results
+	# The maintainer's devices, word-split as a shell would.
+	qarg ${QEMU_ARGS:-}
+}
+
+new_rundir() {
+	RUNDIR=$QEMU_BUILD/run.$$.$1
+	rm -rf "$RUNDIR"
+	mkdir -p "$RUNDIR"
+}
+
+# Run directories of runs that are gone (this one's on any exit).
+cleanup() {
+	local d pid
+	for d in "$QEMU_BUILD"/run.*.*; do
+		[ -d "$d" ] || continue
+		pid=${d##*/run.}
+		pid=${pid%%.*}
+		[ "$pid" = $$ ] || ! kill -0 "$pid" 2>/dev/null && rm -rf "$d"
+	done
+}
+trap cleanup EXIT
+
+# Keep the newest run's directory as build/qemu/run (stream, console,
+# agent log), without its scratch disks.
+keep_rundir() {
+	rm -f "$RUNDIR"/*.img "$RUNDIR"/*.cpio "$RUNDIR"/initrd "$RUNDIR"/*.sock
+	rm -rf "$RUNDIR"/stage-*
+	flock 9
+	rm -rf "$QEMU_BUILD/run.old"
+	[ -d "$QEMU_BUILD/run" ] && mv "$QEMU_BUILD/run" "$QEMU_BUILD/run.old"
+	mv "$RUNDIR" "$QEMU_BUILD/run"
+	rm -rf "$QEMU_BUILD/run.old"
+	flock -u 9
+	RUNDIR=$QEMU_BUILD/run
+}
+
+outcome() { # key
+	sed -n "s/^$1=//p" "$RUNDIR/outcome" 2>/dev/null
+}
+
+# --- accelerator: KVM if a short boot reaches /init, else TCG --------------
+
+probe_accel() {
+	local key cache=$QEMU_BUILD/accel.cache why
+	if [ -n "${ACCEL:-}" ]; then
+		ACCEL_USED=$ACCEL
+		return
+	fi
+	if [ ! -w /dev/kvm ]; then
+		ACCEL_USED=tcg
+		note "no usable /dev/kvm: using TCG (slower)"
+		return
+	fi
+	key="$(uname -r) $(qemu-system-x86_64 --version | head -1) $KVER $BOOT"
+	if [ -r "$cache" ] && [ "$(head -1 "$cache")" = "$key" ]; then
+		ACCEL_USED=$(sed -n 2p "$cache")
+		why=$(sed -n 3p "$cache")
+	else
+		new_rundir probe
+		GUEST_MODE=probe GUEST_RUN_ARGS= GUEST_ENV=
+		build_conf "$RUNDIR"
+		cat "$BASE" "$RUNDIR/conf.cpio" >"$RUNDIR/initrd"
+		qemu_cmd "$RUNDIR/initrd" kvm probe
+		"$AGENT" --dir "$RUNDIR" --probe 20 --quiet -- "${QARGS[@]}" \
+			2>/dev/null
+		if [ "$(outcome status)" = done ]; then
+			ACCEL_USED=kvm
+			why=
+		else
+			ACCEL_USED=tcg
+			why=$(outcome qemu_msg)
+			why=${why#qemu-system-x86_64: }
+			why=${why:-$(outcome why)}
+		fi
+		rm -rf "$RUNDIR"
+		printf '%s\n%s\n%s\n' "$key" "$ACCEL_USED" "$why" >"$cache"
+	fi
+	[ $ACCEL_USED = tcg ] &&
+		note "KVM does not work here ($why): falling back to TCG (slower)"
+}
+
+# --- one guest run ----------------------------------------------------------
+
+# run_guest NAME PART OUTPUT RUN_ARGS ENV AGENT_OPTS...: boots, collects.
+# Sets RUN_RC (devpm's exit code), RUN_STATUS, RUN_DIR (results/<id> or
+# ""), RUN_WALL, RUN_BOOT_S, RUN_RUN_S.  Works in its own run directory
+# (other runs may share build/qemu) and leaves it as build/qemu/run.
+run_guest() {
+	local name=$1 part=$2 output=$3 t0 rc
+	GUEST_RUN_ARGS=$4
+	GUEST_ENV="DEVPM_QEMU=1 DEVPM_QEMU_PROFILE=$PROFILE DEVPM_QEMU_BOOT=$BOOT $5"
+	GUEST_MODE=run
+	shift 5
+	new_rundir "$name"
+	build_extra "$RUNDIR"
+	build_conf "$RUNDIR"
+	cat "$BASE" "$part" "$RUNDIR/extra.cpio" "$RUNDIR/conf.cpio" \
+		>"$RUNDIR/initrd"
+	qemu_cmd "$RUNDIR/initrd" "$ACCEL_USED"
+	printf '%q ' "${QARGS[@]}" >"$RUNDIR/qemu.cmd"
+	echo >>"$RUNDIR/qemu.cmd"
+	step "BOOT    $KERNEL_DESC ($BOOT, $ACCEL_USED, profile $PROFILE)"
+	t0=$(date +%s.%N)
+	"$AGENT" --dir "$RUNDIR" --timeout "$QEMU_TIMEOUT" "$@" -- "${QARGS[@]}"
+	rc=$?
+	RUN_WALL=$(elapsed "$t0")
+	RUN_STATUS=$(outcome status)
+	RUN_WHY=$(outcome why)
+	RUN_BOOT_S=$(outcome boot_s)
+	RUN_RUN_S=$(outcome run_s)
+	RUN_DIR=
+	[ "$RUN_STATUS" = interrupted ] && INTERRUPTED=1
+	collect_run "$name" "$output" "$rc"
+	keep_rundir
+}
+
+# collect_run NAME OUTPUT AGENT_RC: devpm collect of the run's stream.
+collect_run() {
+	local name=$1 output=$2 rc=$3
+	if [ "$(outcome records)" = 0 ] || [ -z "$(outcome records)" ]; then
+		# Nothing to collect: the guest never started its run.
+		if [ "$RUN_STATUS" = error ]; then
+			note "$RUN_WHY; check QEMU_ARGS and the profile"
+			RUN_RC=2
+			return
+		fi
+		if [ "$(outcome guest_exit)" = 2 ]; then
+			# Its one line came on the console above.
+			note "devpm run in the guest refused to run (exit 2)"
+			RUN_STATUS=error
+			RUN_RC=2
+			return
+		fi
+		note "$name run: the guest died before its run started: $RUN_WHY (console: $QEMU_BUILD/run/console.log)"
+		RUN_RC=$((rc == 1 ? 1 : 2))
+		return
+	fi
+	set -- --env "profile=$PROFILE" --env "accel=$ACCEL_USED" \
+		--env "kernel_pkg=$KERNEL_DESC" --env "boot=$BOOT" \
+		--env "boot_s=$RUN_BOOT_S" --env "run_s=$RUN_RUN_S"
+	[ -n "${QEMU_ARGS:-}" ] && set -- "$@" --env "qemu_args=$QEMU_ARGS"
+	[ -n "${EXTRA_MODULES:-}" ] &&
+		set -- "$@" --env "extra_modules=$EXTRA_MODULES"
+	if [ "$rc" = 1 ]; then
+		set -- "$@" --crash "$(outcome crash)"
+		note "$name run: $RUN_WHY"
+	elif [ "$RUN_STATUS" = interrupted ]; then
+		set -- "$@" --crash "run interrupted on the host"
+	fi
+	"$DEVPM_BIN" collect --output "$output" "$@" "$RUNDIR/stream.log" \
+		>"$RUNDIR/collect.out" 2>"$RUNDIR/collect.err"
+	RUN_RC=$?
+	if [ $RUN_RC = 2 ]; then
+		cat "$RUNDIR/collect.err" >&2
+		note "devpm collect could not rebuild the results from $QEMU_BUILD/run/stream.log"
+		return
+	fi
+	# Our run directory, not whatever results/latest is by now.
+	RUN_DIR=$(sed -n 's/.*results in \(.*\)$/\1/p' "$RUNDIR/collect.err" |
+		  tail -1)
+	[ -d "$RUN_DIR" ] || RUN_DIR=$output/$(readlink "$output/latest")
+	cp "$RUNDIR/console.log" "$RUNDIR/agent.log" "$RUN_DIR/"
+	[ -e "$RUN_DIR/stream.log" ] || cp "$RUNDIR/stream.log" "$RUN_DIR/"
+	# A crash or hang is a failure even if collect found nothing running;
+	# devpm run's own setup error in the guest stays one.
+	[ "$rc" = 1 ] && [ $RUN_RC = 0 ] && RUN_RC=1
+	if [ "$(outcome exit)" = 2 ]; then
+		note "devpm run in the guest failed to set up (exit 2; its message is in $RUN_DIR/console.log)"
+		RUN_RC=2
+	fi
+}
+
+summary() { # title
+	[ "$RUN_STATUS" = error ] && return
+	echo
+	echo "== $1"
+	if [ -n "$RUN_DIR" ] && [ -r "$RUN_DIR/summary.json" ]; then
+		"$AGENT" --summary "$RUN_DIR/summary.json"
+	fi
+	printf '  wall %.1f s: boot %s s, run %s s (%s, %s boot, %s, profile %s)\n' \
+		"$RUN_WALL" "${RUN_BOOT_S:--}" "${RUN_RUN_S:--}" \
+		"$ACCEL_USED" "$BOOT" "$KERNEL_DESC" "$PROFILE"
+	[ -n "$RUN_DIR" ] && echo "  results: $RUN_DIR"
+	echo "  exit $RUN_RC"
+}
+
+probe_accel
+
+crash_ok=1
+if [ $check = 1 ]; then
+	CRASH_BOUND=${CRASH_BOUND:-120}
+	run_guest selftest "$SELFTEST_PART" "$QEMU_BUILD/selftest-results" "" \
+		DEVPM_QEMU_CRASHTEST=1 --margin 10
+	[ "$RUN_STATUS" = error ] && exit 2
+	[ -n "${INTERRUPTED:-}" ] && exit 130
+	summary "crash test (self-test image)"
+	bad=
+	[ "$RUN_STATUS" = crash ] || bad="run status '$RUN_STATUS', not crash"
+	[ -z "$bad" ] && [ "${RUN_WALL%.*}" -ge "$CRASH_BOUND" ] &&
+		bad="took ${RUN_WALL%.*} s, bound $CRASH_BOUND s"
+	if [ -z "$bad" ]; then
+		tab=$("$AGENT" --summary "$RUN_DIR/summary.json" 2>&1)
+		echo "$tab" | grep -q '^  FAIL selftest/crash/.*sysrq triggered crash' ||
+			bad="no FAIL of selftest/crash naming the panic"
+		echo "$tab" | awk '$1 == "selftest" && $2 > 0 {ok = 1}
+				   END {exit !ok}' ||
+			bad="${bad:+$bad; }the earlier passing results were not kept"
+		[ -s "$RUN_DIR/console.log" ] ||
+			bad="${bad:+$bad; }no console.log in $RUN_DIR"
+	fi
+	if [ -n "$bad" ]; then
+		echo "  crash test FAILED: $bad"
+		crash_ok=0
+	else
+		echo "  crash test ok: the panic ended the run in ${RUN_WALL%.*} s (bound $CRASH_BOUND s), earlier results kept"
+	fi
+
+	# A guest that falls silent: the hang program's timeout (5 s) plus
+	# the margin (10 s) bound it.
+	TEST='hang/*' run_guest hangtest "$SELFTEST_PART" \
+		"$QEMU_BUILD/selftest-results" "" DEVPM_QEMU_HANGTEST=1 \
+		--margin 10
+	[ "$RUN_STATUS" = error ] && exit 2
+	[ -n "${INTERRUPTED:-}" ] && exit 130
+	summary "hang test (self-test image)"
+	bad=
+	[ "$RUN_STATUS" = hang ] || bad="run status '$RUN_STATUS', not hang"
+	[ -z "$bad" ] && [ "${RUN_WALL%.*}" -ge "$CRASH_BOUND" ] &&
+		bad="took ${RUN_WALL%.*} s, bound $CRASH_BOUND s"
+	if [ -z "$bad" ]; then
+		"$AGENT" --summary "$RUN_DIR/summary.json" 2>&1 |
+			grep -q '^  FAIL selftest/hang/.*guest hung: no output for' ||
+			bad="no FAIL of selftest/hang naming the hang"
+	fi
+	if [ -n "$bad" ]; then
+		echo "  hang test FAILED: $bad"
+		crash_ok=0
+	else
+		echo "  hang test ok: the silence ended the run in ${RUN_WALL%.*} s (bound $CRASH_BOUND s)"
+	fi
+fi
+
+run_guest devpm "$DEVPM_PART" results "$suite_args" ""
+[ "$RUN_STATUS" = error ] && exit 2
+summary "devpm run${SUITES:+ (SUITES=$SUITES)}"
+[ -n "${INTERRUPTED:-}" ] && exit 130
+printf "  total wall time %s s\n" "$(elapsed "$T_START")"
+rc=$RUN_RC
+[ $rc = 0 ] && [ $crash_ok = 0 ] && rc=1
+exit $rc

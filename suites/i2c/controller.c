@@ -1,0 +1,862 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * controller.c - I2C: the controller behind each adapter suspends when
+ * idle and is resumed by every transfer, EEPROM reads through at24 and
+ * SMBus reads through i2c-dev alike; its autosuspend delay is honoured and
+ * its usage count balances.
+ *
+ * An adapter has no runtime-PM callbacks: its controller (the nearest
+ * ancestor with power/control, i801's PCI function) is what suspends.
+ * Transfers need an address that is safe to read on any machine: only the
+ * SPD EEPROM at 0x50 of an i801 SMBus is read (q35 has eight of them).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <linux/i2c.h>
+
+#include "test.h"
+
+#define EEPROM_ADDR	0x50
+#define EEPROM_TYPE	"24c02"
+#define EEPROM_LEN	256
+#define READS		20
+#define CYCLE_DELAY_MS	50	/* short delay for the read cycles */
+#define HONOUR_DELAY_MS	200
+#define HONOUR_SAMPLES	3
+/* Timer interrupt and workqueue latency allowed past delay + 25% slack. */
+#define LATENCY_MS	10
+#define USAGE_CYCLES	10
+#define USAGE_DELAY_MS	50
+
+static const struct devpm_test_info info = {
+	.suite = "i2c",
+	.timeout_s = 90,
+	.needs = {
+		.root = true,
+		.kconfigs = (const char *const[]){ "CONFIG_PM", "CONFIG_I2C",
+						   NULL },
+	},
+};
+
+FIXTURE(i2c) {
+	off_t mark;
+	struct devpm_i2c_adapter *ad;	/* one adapter per controller */
+	size_t n;
+	struct devpm_trace *trace;
+};
+
+/* Adapters without a runtime-PM controller are listed, then dropped. */
+static void controllers(struct devpm_i2c_adapter **list, size_t *n,
+			struct devpm_sub *s)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < *n; i++) {
+		struct devpm_i2c_adapter *a = &(*list)[i];
+		bool dup = false;
+
+		if (!a->ctrl[0]) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "i2c-%d", a->nr);
+			devpm_sub_skip(s, name,
+				       "%s: no ancestor with runtime-PM callbacks (no power/control)",
+				       a->name);
+			continue;
+		}
+		for (j = 0; j < k; j++)
+			dup |= !strcmp((*list)[j].ctrl, a->ctrl);
+		if (!dup)
+			(*list)[k++] = *a;
+	}
+	*n = k;
+}
+
+FIXTURE_SETUP(i2c)
+{
+	self->mark = devpm_case_setup();
+	self->ad = NULL;
+	self->n = 0;
+	self->trace = NULL;
+	if (devpm_i2c_adapters(&self->ad, &self->n) < 0)
+		TH_LOG("i2c adapters: %s", devpm_error());
+}
+
+FIXTURE_TEARDOWN(i2c)
+{
+	if (self->trace)
+		devpm_trace_stop(self->trace);
+	free(self->ad);
+	devpm_case_teardown(self->mark);
+}
+
+static int ctrl_knob(const struct devpm_dev *d, const char *attr,
+		     const char *val)
+{
+	char k[DEVPM_PATH_MAX];
+	int r = devpm_dev_attr(d, attr, k, sizeof(k));
+
+	return r ? r : devpm_knob_write(k, val);
+}
+
+/* control=auto and a given autosuspend delay, both journaled. */
+static int ctrl_prepare(struct devpm_dev *d, long delay_ms)
+{
+	char v[24];
+	int r;
+
+	snprintf(v, sizeof(v), "%ld", delay_ms);
+	r = ctrl_knob(d, "autosuspend_delay_ms", v);
+	if (!r)
+		r = ctrl_knob(d, "control", "auto");
+	if (!r)
+		r = devpm_dev_snapshot(d);
+	return r;
+}
+
+/* A bound for waits: the delay, its 25% timer slack, and a second. */
+static int wait_bound(long delay_ms)
+{
+	return (int)(delay_ms + delay_ms / 4 + 1000);
+}
+
+/* devpm_wait_status() whose res->why is set on every error. */
+static int wait_st(struct devpm_dev *d, struct devpm_trace *t,
+		   const char *status, int timeout_ms,
+		   struct devpm_wait_result *res)
+{
+	int r = devpm_wait_status(d, t, status, timeout_ms, res);
+
+	if (r && r != -ETIMEDOUT)
+		snprintf(res->why, sizeof(res->why), "waiting for %s: %s",
+			 status, devpm_error());
+	return r;
+}
+
+static struct devpm_trace *start_trace(const char *a, const char *b)
+{
+	const char *devs[3];
+	struct devpm_trace *t;
+
+	devs[0] = a;
+	devs[1] = b;
+	devs[2] = NULL;
+	t = devpm_trace_start(devs);
+
+	if (!t)
+		devpm_note("no trace (%s): polling runtime_status", devpm_error());
+	return t;
+}
+
+static const struct devpm_event *events(struct devpm_trace *t, size_t *n)
+{
+	*n = 0;
+	if (!t)
+		return NULL;
+	devpm_trace_poll(t, 0);
+	return devpm_trace_events(t, n);
+}
+
+/* rpm_resume calls of dev made in the window, whatever their outcome. */
+static int resume_calls(struct devpm_trace *t, const char *dev, uint64_t from,
+			uint64_t to)
+{
+	const struct devpm_event *ev;
+	struct devpm_call c[64];
+	size_t n, k, i;
+	int found = 0;
+
+	ev = events(t, &n);
+	k = devpm_rpm_calls(ev, n, dev, from, to, c, 64);
+	for (i = 0; i < k && i < 64; i++)
+		found += c[i].type == DEVPM_EV_RPM_RESUME;
+	return found;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+/*
+ * A controller held by someone else (usage count, a busy child that is no
+ * adapter: a GPU with DDC buses, firmware that took the SMBus) is not
+ * idle, and "suspends when idle" says nothing about it.  True, with the
+ * diagnosis in why, when that is what keeps it active.
+ */
+static bool held_by_others(struct devpm_dev *d, char *why, size_t len)
+{
+	struct devpm_diag diag;
+	char line[512];
+	bool held = false;
+	int i;
+
+	if (devpm_dev_snapshot(d) < 0 || devpm_diagnose(d, &diag) <= 0)
+		return false;
+	for (i = 0; i < diag.n; i++)
+		held |= diag.r[i].code == DEVPM_R_USAGE_HELD ||
+			diag.r[i].code == DEVPM_R_PROBE_USAGE ||
+			diag.r[i].code == DEVPM_R_ACTIVE_CHILDREN;
+	if (!held)
+		return false;
+	devpm_diag_line(&diag, line, sizeof(line));
+	snprintf(why, len, "not idle (%s): %s", d->driver, line);
+	return true;
+}
+
+TEST_F(i2c, controller_autosuspends)
+{
+	struct devpm_sub s;
+	char why[640];
+	size_t i;
+
+	devpm_sub_begin(&s, "controller_autosuspends");
+	controllers(&self->ad, &self->n, &s);
+	for (i = 0; i < self->n; i++) {
+		const struct devpm_i2c_adapter *a = &self->ad[i];
+		struct devpm_wait_result res;
+		struct devpm_trace *t;
+		struct devpm_dev d;
+		long delay;
+		uint64_t t0;
+		int hold, r;
+
+		if (devpm_dev_open(&d, a->ctrl) < 0) {
+			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+			continue;
+		}
+		delay = d.rpm.have_autosuspend ? d.rpm.autosuspend_delay_ms : 0;
+		if (delay < 0) {
+			devpm_sub_skip(&s, d.name,
+				       "autosuspend_delay_ms=%ld: user space turned autosuspend off",
+				       delay);
+			continue;
+		}
+		t = start_trace(d.name, NULL);
+		/* Negative control: control=on must keep it active. */
+		if (ctrl_knob(&d, "control", "on")) {
+			devpm_sub_fail(&s, d.name, "control=on: %s",
+				       devpm_error());
+			goto next;
+		}
+		if (wait_st(&d, t, "active", 1000, &res)) {
+			devpm_sub_fail(&s, d.name, "control=on: %s", res.why);
+			goto next;
+		}
+		/*
+		 * With auto it would suspend within delay + 25% of its last
+		 * use, which is long past unless something else uses it: a
+		 * hold of up to 500 ms + 300 ms shows the difference.
+		 */
+		hold = (int)(delay + delay / 4 < 500 ? delay + delay / 4 :
+			     500) + 300;
+		r = wait_st(&d, t, "suspended", hold, &res);
+		if (!r) {
+			devpm_sub_fail(&s, d.name,
+				       "suspended %.0f ms after control=on: control=on must keep it active",
+				       (double)res.waited_us / 1000);
+			goto next;
+		}
+		if (r != -ETIMEDOUT) {
+			devpm_sub_fail(&s, d.name, "%s", devpm_error());
+			goto next;
+		}
+		t0 = devpm_now_us();
+		r = ctrl_knob(&d, "control", "auto");
+		if (r) {
+			devpm_sub_fail(&s, d.name, "control=auto: %s",
+				       devpm_error());
+			goto next;
+		}
+		r = wait_st(&d, t, "suspended",
+				      (int)(delay + delay / 4 + 500), &res);
+		if (r && held_by_others(&d, why, sizeof(why))) {
+			devpm_sub_skip(&s, d.name, "%s", why);
+			goto next;
+		}
+		if (r) {
+			devpm_sub_fail(&s, d.name, "%s (limit %ld ms: delay %ld ms + 25%% + 500 ms)",
+				       res.why,
+				       delay + delay / 4 + 500, delay);
+			goto next;
+		}
+		devpm_metric(d.name, "suspend_after_ms",
+			     (double)(res.at_us - t0) / 1000);
+		devpm_sub_pass(&s, d.name,
+			       "for %s: active %d ms with control=on, suspended %.1f ms after control=auto (delay %ld ms)",
+			       a->name, hold, (double)(res.at_us - t0) / 1000,
+			       delay);
+next:
+		if (t)
+			devpm_trace_stop(t);
+	}
+	DEVPM_SUB_END(&s);
+}
+
+/* The i801 adapters among the controllers; the others are skipped. */
+static bool i801_only(struct devpm_sub *s, const struct devpm_i2c_adapter *a)
+{
+	if (devpm_i2c_is_i801(a))
+		return true;
+	devpm_sub_skip(s, a->ctrl_name,
+		       "%s (i2c-%d): no address known to be safe to read (only an i801's SPD EEPROM at 0x%02x is read)",
+		       a->name, a->nr, EEPROM_ADDR);
+	return false;
+}
+
+/*
+ * The client at 0x50: ours (journaled) or one a driver with an EEPROM
+ * already has.  0 and the client path and nvmem file, 1 skip, <0 fail.
+ */
+static int eeprom_client(const struct devpm_i2c_adapter *a, char *client,
+			 size_t clen, char *nvmem, size_t nlen, char *why,
+			 size_t wlen)
+{
+	struct devpm_dev c;
+	int r;
+
+	if (devpm_i2c_client(a->nr, EEPROM_ADDR, client, clen)) {
+		r = devpm_i2c_new_device(a->nr, EEPROM_TYPE, EEPROM_ADDR);
+		if (r) {
+			snprintf(why, wlen, "new_device %s 0x%02x: %s",
+				 EEPROM_TYPE, EEPROM_ADDR, devpm_error());
+			return r;
+		}
+		r = devpm_i2c_client(a->nr, EEPROM_ADDR, client, clen);
+		if (r) {
+			snprintf(why, wlen, "%s", devpm_error());
+			return r;
+		}
+	}
+	if (devpm_dev_open(&c, client) < 0) {
+		snprintf(why, wlen, "%s", devpm_error());
+		return -EIO;
+	}
+	/* at24 probes synchronously; an ee1004 or spd5118 may be there. */
+	if (!c.driver[0] || devpm_i2c_eeprom(client, nvmem, nlen)) {
+		snprintf(why, wlen, "%s: %s", c.name, c.driver[0] ?
+			 "its driver exposes no EEPROM" :
+			 "no driver bound (at24 did not probe)");
+		return c.driver[0] ? 1 : -ENODEV;
+	}
+	return 0;
+}
+
+/*
+ * One read: each must have made rpm_resume calls on the controller; a
+ * controller that was suspended must have been resumed exactly once, an
+ * active one not at all (the detector's negative control).
+ */
+static int check_read(struct devpm_trace *t, const char *ctrl, bool was_susp,
+		      uint64_t t0, uint64_t t1, char *why, size_t len)
+{
+	const struct devpm_event *ev;
+	int calls, real;
+	size_t n;
+
+	if (!t)
+		return 0;
+	calls = resume_calls(t, ctrl, t0, t1);
+	ev = events(t, &n);
+	real = devpm_rpm_resumes(ev, n, ctrl, t0, t1, NULL, 0);
+	if (!calls) {
+		snprintf(why, len, "no rpm_resume of %s during the read", ctrl);
+		return -1;
+	}
+	if (real != (was_susp ? 1 : 0)) {
+		snprintf(why, len, "%d resumes of %s during a read that found it %s (want %d)",
+			 real, ctrl, was_susp ? "suspended" : "active",
+			 was_susp ? 1 : 0);
+		return -1;
+	}
+	return 0;
+}
+
+TEST_F(i2c, eeprom_read_resumes_controller)
+{
+	unsigned char ref[EEPROM_LEN], buf[EEPROM_LEN];
+	char client[DEVPM_PATH_MAX], nvmem[DEVPM_PATH_MAX], why[512];
+	uint64_t lat_s[READS], lat_a[READS];
+	struct devpm_sub s;
+	size_t i;
+	int r;
+
+	devpm_sub_begin(&s, "eeprom_read_resumes_controller");
+	controllers(&self->ad, &self->n, &s);
+	for (i = 0; i < self->n; i++) {
+		const struct devpm_i2c_adapter *a = &self->ad[i];
+		struct devpm_wait_result res;
+		struct devpm_trace *t = NULL;
+		struct devpm_dev d, c;
+		size_t ns = 0, na = 0;
+		int k, fails = 0;
+		ssize_t got;
+
+		if (!i801_only(&s, a))
+			continue;
+		r = devpm_module_load("at24", NULL);
+		if (r) {
+			devpm_sub_skip(&s, a->ctrl_name, "%s", devpm_error());
+			continue;
+		}
+		r = eeprom_client(a, client, sizeof(client), nvmem,
+				  sizeof(nvmem), why, sizeof(why));
+		if (r) {
+			if (r > 0)
+				devpm_sub_skip(&s, a->ctrl_name, "%s", why);
+			else
+				devpm_sub_fail(&s, a->ctrl_name, "%s", why);
+			continue;
+		}
+		if (devpm_dev_open(&d, a->ctrl) < 0 ||
+		    devpm_dev_open(&c, client) < 0 ||
+		    ctrl_prepare(&d, CYCLE_DELAY_MS)) {
+			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+			continue;
+		}
+		t = start_trace(d.name, c.name);
+		for (k = 0; k < READS && !fails; k++) {
+			bool susp;
+			uint64_t t0, t1;
+
+			/* Even reads find it suspended, odd ones active. */
+			if (k % 2 == 0 &&
+			    wait_st(&d, t, "suspended",
+					      wait_bound(CYCLE_DELAY_MS), &res)) {
+				devpm_sub_fail(&s, c.name, "before read %d: %s",
+					       k + 1, res.why);
+				fails++;
+				break;
+			}
+			devpm_dev_status(&d, why, sizeof(why));
+			susp = !strcmp(why, "suspended");
+			t0 = devpm_now_us();
+			got = devpm_i2c_eeprom_read(nvmem, buf, sizeof(buf), 0);
+			t1 = devpm_now_us();
+			if (got != EEPROM_LEN) {
+				devpm_sub_fail(&s, c.name, "read %d: %s", k + 1,
+					       got < 0 ? devpm_error() :
+					       "short read");
+				fails++;
+				break;
+			}
+			if (susp)
+				lat_s[ns++] = t1 - t0;
+			else
+				lat_a[na++] = t1 - t0;
+			if (!k)
+				memcpy(ref, buf, sizeof(ref));
+			else if (memcmp(ref, buf, sizeof(ref))) {
+				devpm_sub_fail(&s, c.name, "read %d differs from read 1",
+					       k + 1);
+				fails++;
+			}
+			if (check_read(t, d.name, susp, t0, t1, why,
+				       sizeof(why))) {
+				devpm_sub_fail(&s, c.name, "read %d: %s", k + 1,
+					       why);
+				fails++;
+			}
+		}
+		if (!fails && (wait_st(&d, t, "suspended",
+						 wait_bound(CYCLE_DELAY_MS),
+						 &res) ||
+			       (c.rpm.have_status &&
+				wait_st(&c, t, "suspended", 1000,
+						  &res)))) {
+			devpm_sub_fail(&s, c.name, "after the reads: %s",
+				       res.why);
+			fails++;
+		}
+		if (!fails) {
+			if (!ns)
+				devpm_sub_fail(&s, c.name,
+					       "no read found %s suspended: nothing was tested",
+					       d.name);
+			else
+				devpm_sub_pass(&s, c.name,
+					       "%d reads of %d bytes identical; %zu resumed %s from suspended, %zu found it active; %s and %s suspended again",
+					       READS, EEPROM_LEN, ns, d.name, na,
+					       d.name, c.name);
+			devpm_metric(c.name, "first_read_latency_us",
+				     (double)median(lat_s, ns));
+			devpm_metric(c.name, "active_read_latency_us",
+				     (double)median(lat_a, na));
+		}
+		if (t)
+			devpm_trace_stop(t);
+	}
+	DEVPM_SUB_END(&s);
+}
+
+/* i2c-dev on the adapter, loading i2c_dev if needed: fd, or -1 (why). */
+static int open_i2c_dev(const struct devpm_i2c_adapter *a, bool *force,
+			char *why, size_t len)
+{
+	char client[DEVPM_PATH_MAX];
+	unsigned long funcs;
+	int fd;
+
+	if (devpm_module_load("i2c_dev", NULL) < 0) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
+	}
+	fd = devpm_i2c_dev_open(a->nr);
+	if (fd < 0) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
+	}
+	funcs = devpm_i2c_funcs(fd);
+	if (!(funcs & I2C_FUNC_SMBUS_READ_BYTE_DATA)) {
+		snprintf(why, len, "i2c-%d cannot do SMBus read byte data (funcs 0x%lx)",
+			 a->nr, funcs);
+		close(fd);
+		return -1;
+	}
+	/* A driver may hold 0x50 (at24, ee1004): read beside it. */
+	*force = !devpm_i2c_client(a->nr, EEPROM_ADDR, client, sizeof(client));
+	return fd;
+}
+
+TEST_F(i2c, smbus_transfer_resumes_controller)
+{
+	struct devpm_sub s;
+	char why[512];
+	size_t i;
+
+	devpm_sub_begin(&s, "smbus_transfer_resumes_controller");
+	controllers(&self->ad, &self->n, &s);
+	for (i = 0; i < self->n; i++) {
+		const struct devpm_i2c_adapter *a = &self->ad[i];
+		struct devpm_wait_result res;
+		struct devpm_trace *t;
+		struct devpm_dev d;
+		bool force;
+		int fd, k, fails = 0, ns = 0;
+
+		if (!i801_only(&s, a))
+			continue;
+		fd = open_i2c_dev(a, &force, why, sizeof(why));
+		if (fd < 0) {
+			devpm_sub_skip(&s, a->ctrl_name, "%s", why);
+			continue;
+		}
+		if (devpm_dev_open(&d, a->ctrl) < 0 ||
+		    ctrl_prepare(&d, CYCLE_DELAY_MS)) {
+			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+			close(fd);
+			continue;
+		}
+		t = start_trace(d.name, NULL);
+		/* Register k read twice: from suspended, then while active. */
+		for (k = 0; k < READS && !fails; k++) {
+			uint64_t t0, t1;
+			bool susp;
+			int v, first = 0;
+
+			if (k % 2 == 0 &&
+			    wait_st(&d, t, "suspended",
+					      wait_bound(CYCLE_DELAY_MS), &res)) {
+				devpm_sub_fail(&s, d.name, "before transfer %d: %s",
+					       k + 1, res.why);
+				fails++;
+				break;
+			}
+			devpm_dev_status(&d, why, sizeof(why));
+			susp = !strcmp(why, "suspended");
+			ns += susp;
+			t0 = devpm_now_us();
+			v = devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k / 2,
+						      force);
+			t1 = devpm_now_us();
+			if (v == -ENXIO && !k) {
+				devpm_sub_skip(&s, d.name,
+					       "no device answers at 0x%02x on i2c-%d",
+					       EEPROM_ADDR, a->nr);
+				fails = -1;
+				break;
+			}
+			if (v < 0) {
+				devpm_sub_fail(&s, d.name, "transfer %d: %s",
+					       k + 1, devpm_error());
+				fails++;
+				break;
+			}
+			if (k % 2 == 0)
+				first = v;
+			else if (v != first) {
+				devpm_sub_fail(&s, d.name,
+					       "register 0x%02x read 0x%02x from suspended, 0x%02x while active",
+					       k / 2, first, v);
+				fails++;
+			}
+			if (check_read(t, d.name, susp, t0, t1, why,
+				       sizeof(why))) {
+				devpm_sub_fail(&s, d.name, "transfer %d: %s",
+					       k + 1, why);
+				fails++;
+			}
+		}
+		if (!fails && wait_st(&d, t, "suspended",
+						wait_bound(CYCLE_DELAY_MS),
+						&res)) {
+			devpm_sub_fail(&s, d.name, "after the transfers: %s",
+				       res.why);
+			fails++;
+		}
+		if (!fails && !ns)
+			devpm_sub_fail(&s, d.name,
+				       "no transfer found it suspended: nothing was tested");
+		else if (!fails)
+			devpm_sub_pass(&s, d.name,
+				       "%d SMBus reads of 0x%02x on i2c-%d: each made rpm_resume calls, %d resumed it from suspended, values stable; suspended again",
+				       READS, EEPROM_ADDR, a->nr, ns);
+		if (t)
+			devpm_trace_stop(t);
+		close(fd);
+	}
+	DEVPM_SUB_END(&s);
+}
+
+/*
+ * One sample: from suspended, two transfers, then the time from the put
+ * after the last one (where the driver marked it busy) to the start of
+ * the suspend that followed.  0 and *after_ms, or -1 (why).
+ */
+static int honour_sample(struct devpm_dev *d, struct devpm_trace *t, int fd,
+			 bool force, double *after_ms, char *why, size_t len)
+{
+	struct devpm_wait_result res;
+	const struct devpm_event *ev;
+	uint64_t t0, put, at, dur;
+	size_t n;
+
+	if (wait_st(d, t, "suspended", wait_bound(HONOUR_DELAY_MS),
+			      &res)) {
+		snprintf(why, len, "before: %s", res.why);
+		return -1;
+	}
+	t0 = devpm_now_us();
+	if (devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, 0, force) < 0 ||
+	    devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, 1, force) < 0) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
+	}
+	if (wait_st(d, t, "suspended", wait_bound(HONOUR_DELAY_MS),
+			      &res)) {
+		snprintf(why, len, "after the transfers: %s", res.why);
+		return -1;
+	}
+	ev = events(t, &n);
+	put = devpm_rpm_last_put(ev, n, d->name, t0, res.at_us);
+	at = devpm_rpm_suspended_at(ev, n, d->name, t0, devpm_now_us(), &dur);
+	if (!put || !at) {
+		snprintf(why, len, "no %s in the trace",
+			 put ? "suspend" : "put after the last transfer");
+		return -1;
+	}
+	*after_ms = (double)(at - dur - put) / 1000;
+	return 0;
+}
+
+TEST_F(i2c, autosuspend_delay_honoured)
+{
+	const double lo = HONOUR_DELAY_MS - 0.1;
+	const double hi = HONOUR_DELAY_MS * 1.25 + LATENCY_MS;
+	struct devpm_sub s;
+	char why[512];
+	size_t i;
+
+	devpm_sub_begin(&s, "autosuspend_delay_honoured");
+	controllers(&self->ad, &self->n, &s);
+	for (i = 0; i < self->n; i++) {
+		const struct devpm_i2c_adapter *a = &self->ad[i];
+		struct devpm_trace *t;
+		struct devpm_dev d;
+		double after[HONOUR_SAMPLES], worst = 0;
+		bool force, bad = false;
+		int fd, k;
+
+		if (!i801_only(&s, a))
+			continue;
+		if (devpm_dev_open(&d, a->ctrl) < 0) {
+			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+			continue;
+		}
+		if (!d.rpm.have_autosuspend) {
+			devpm_sub_skip(&s, d.name, "driver %s does not use autosuspend",
+				       d.driver);
+			continue;
+		}
+		t = start_trace(d.name, NULL);
+		if (!t) {
+			devpm_sub_skip(&s, d.name,
+				       "needs tracefs for timing in µs: %s",
+				       devpm_error());
+			continue;
+		}
+		fd = open_i2c_dev(a, &force, why, sizeof(why));
+		if (fd < 0) {
+			devpm_sub_skip(&s, d.name, "%s", why);
+			devpm_trace_stop(t);
+			continue;
+		}
+		if (ctrl_prepare(&d, HONOUR_DELAY_MS)) {
+			devpm_sub_fail(&s, d.name, "%s", devpm_error());
+			goto next;
+		}
+		for (k = 0; k < HONOUR_SAMPLES; k++) {
+			if (honour_sample(&d, t, fd, force, &after[k], why,
+					  sizeof(why))) {
+				devpm_sub_fail(&s, d.name, "sample %d: %s",
+					       k + 1, why);
+				goto next;
+			}
+			if (after[k] - HONOUR_DELAY_MS > worst ||
+			    after[k] < lo)
+				worst = after[k] - HONOUR_DELAY_MS;
+			bad |= after[k] < lo || after[k] > hi;
+		}
+		devpm_metric(d.name, "autosuspend_error_ms", worst);
+		if (bad)
+			devpm_sub_fail(&s, d.name,
+				       "suspended %.1f, %.1f, %.1f ms after the last transfer; limit %.0f-%.0f ms (delay %d ms + 25%% timer slack + %d ms latency)",
+				       after[0], after[1], after[2], lo + 0.1,
+				       hi, HONOUR_DELAY_MS, LATENCY_MS);
+		else
+			devpm_sub_pass(&s, d.name,
+				       "suspended %.1f, %.1f, %.1f ms after the last transfer (delay %d ms)",
+				       after[0], after[1], after[2],
+				       HONOUR_DELAY_MS);
+next:
+		close(fd);
+		devpm_trace_stop(t);
+	}
+	DEVPM_SUB_END(&s);
+}
+
+/* Usage count now: runtime_usage, else the trace; -1 when unknowable. */
+static long usage_now(struct devpm_dev *d, struct devpm_trace *t,
+		      uint64_t from)
+{
+	const struct devpm_event *ev;
+	size_t n;
+
+	if (!devpm_dev_snapshot(d) && d->rpm.have_usage)
+		return d->rpm.usage;
+	ev = events(t, &n);
+	return devpm_rpm_last_usage(ev, n, d->name, from, devpm_now_us());
+}
+
+TEST_F(i2c, usage_balanced_after_cycles)
+{
+	struct devpm_sub s;
+	char why[512];
+	size_t i;
+
+	devpm_sub_begin(&s, "usage_balanced_after_cycles");
+	controllers(&self->ad, &self->n, &s);
+	for (i = 0; i < self->n; i++) {
+		const struct devpm_i2c_adapter *a = &self->ad[i];
+		struct devpm_wait_result res;
+		struct devpm_trace *t;
+		struct devpm_dev d;
+		long base, held, after, kids0 = -1;
+		uint64_t t0 = devpm_now_us();
+		bool force = false;
+		int fd = -1, k;
+
+		if (devpm_dev_open(&d, a->ctrl) < 0) {
+			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+			continue;
+		}
+		t = start_trace(d.name, NULL);
+		if (devpm_i2c_is_i801(a))
+			fd = open_i2c_dev(a, &force, why, sizeof(why));
+		if (ctrl_prepare(&d, d.rpm.have_autosuspend ? USAGE_DELAY_MS :
+				 0)) {
+			devpm_sub_fail(&s, d.name, "%s", devpm_error());
+			goto next;
+		}
+		if (wait_st(&d, t, "suspended",
+				      wait_bound(USAGE_DELAY_MS), &res)) {
+			if (held_by_others(&d, why, sizeof(why)))
+				devpm_sub_skip(&s, d.name, "%s", why);
+			else
+				devpm_sub_fail(&s, d.name, "%s", res.why);
+			goto next;
+		}
+		/* The baseline comes from a trace event of this moment. */
+		ctrl_knob(&d, "control", "on");
+		held = usage_now(&d, t, t0);
+		ctrl_knob(&d, "control", "auto");
+		base = usage_now(&d, t, t0);
+		if (base < 0 || held < 0) {
+			devpm_sub_skip(&s, d.name,
+				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
+			goto next;
+		}
+		/* Negative control: control=on holds one reference. */
+		if (held != base + 1) {
+			devpm_sub_fail(&s, d.name,
+				       "usage %ld with control=on, %ld with auto: the count does not show a held reference",
+				       held, base);
+			goto next;
+		}
+		if (d.rpm.have_active_kids)
+			kids0 = d.rpm.active_kids;
+		for (k = 0; k < USAGE_CYCLES; k++) {
+			if (wait_st(&d, t, "suspended",
+					      wait_bound(USAGE_DELAY_MS),
+					      &res)) {
+				devpm_sub_fail(&s, d.name, "cycle %d: %s",
+					       k + 1, res.why);
+				goto next;
+			}
+			if (fd >= 0 && devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR,
+								 k, force) < 0)
+				break;	/* no device there: toggles only */
+			ctrl_knob(&d, "control", "on");
+			ctrl_knob(&d, "control", "auto");
+		}
+		if (wait_st(&d, t, "suspended",
+				      wait_bound(USAGE_DELAY_MS), &res)) {
+			devpm_sub_fail(&s, d.name, "after %d cycles: %s",
+				       USAGE_CYCLES, res.why);
+			goto next;
+		}
+		after = usage_now(&d, t, t0);
+		if (after != base)
+			devpm_sub_fail(&s, d.name,
+				       "usage %ld after %d cycles, %ld before",
+				       after, USAGE_CYCLES, base);
+		else if (kids0 >= 0 && d.rpm.active_kids != kids0)
+			devpm_sub_fail(&s, d.name,
+				       "%ld active children after %d cycles, %ld before",
+				       d.rpm.active_kids, USAGE_CYCLES, kids0);
+		else
+			devpm_sub_pass(&s, d.name,
+				       "usage %ld before and after %d cycles of %s (control=on showed %ld)",
+				       base, USAGE_CYCLES, fd >= 0 ?
+				       "transfers and control toggles" :
+				       "control toggles", held);
+next:
+		if (fd >= 0)
+			close(fd);
+		if (t)
+			devpm_trace_stop(t);
+	}
+	DEVPM_SUB_END(&s);
+}
+
+DEVPM_TEST_MAIN(info)

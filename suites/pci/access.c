@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * access.c - real accesses through a PCI device's driver: each is preceded
+ * by the device's runtime resume and followed by its suspend, twenty of
+ * them leave the usage counts as they were, and the suspend after the last
+ * one waits for the autosuspend delay.
+ *
+ * The accesses: an SMBus read of the SPD EEPROM address 0x50 through
+ * i2c-dev on an i801 controller, a 4 KiB O_DIRECT read of a disk below the
+ * controller (--allow-disk; never a disk in use), and for vfio-pci the VFIO
+ * device open (cycles: VFIO low-power entry and exit).  A config space read
+ * is no access: it does not resume the device (config_read_keeps_d3hot).
+ */
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "pci_suite.h"
+
+static const struct devpm_test_info info = {
+	.suite = "pci",
+	.timeout_s = 90,
+	.needs = { .root = true, .files = (const char *[]){
+			"/sys/bus/pci/devices", NULL } },
+};
+
+#define CYCLES 20
+#define SPD_ADDR 0x50
+#define AUTOSUSPEND_MS 200
+#define SLACK_MS (AUTOSUSPEND_MS / 4)	/* rpm_suspend()'s hrtimer slack */
+
+enum act_kind { ACT_NONE, ACT_SMBUS, ACT_DISK, ACT_VFIO };
+
+struct action {
+	enum act_kind kind;
+	struct pdev *p;
+	int fd;				/* /dev/i2c-N */
+	struct devpm_blk blk;
+	void *buf;
+	char what[96];
+	/* accesses and cycles, run in a thread per device */
+	pthread_t thread;
+	uint64_t t0, t1;		/* one access: begun, completed */
+	int r;
+	int done, err;
+	char why[512];
+	uint64_t start_us, end_us;
+	long usage0, kids0;
+};
+
+FIXTURE(pci) {
+	off_t mark;
+	struct pset s;
+	struct action *a;
+	struct devpm_sub sub;
+};
+
+FIXTURE_SETUP(pci)
+{
+	self->mark = devpm_case_setup();
+	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
+	self->a = calloc(self->s.n ? self->s.n : 1, sizeof(*self->a));
+	ASSERT_TRUE(self->a != NULL);
+}
+
+static void action_close(struct action *a)
+{
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
+	devpm_blk_close(&a->blk);
+	free(a->buf);
+	a->buf = NULL;
+}
+
+FIXTURE_TEARDOWN(pci)
+{
+	size_t i;
+
+	for (i = 0; i < self->s.n; i++)
+		action_close(&self->a[i]);
+	free(self->a);
+	pset_close(&self->s);
+	devpm_case_teardown(self->mark);
+}
+
+static double ms(uint64_t us)
+{
+	return us / 1000.0;
+}
+
+/* An i801 SMBus controller: its adapter, opened through i2c-dev. */
+static int find_smbus(struct action *a, char *why, size_t len)
+{
+	struct devpm_i2c_adapter *ad;
+	size_t i, n;
+	int r = 1;
+
+	if (devpm_i2c_adapters(&ad, &n) < 0)
+		return 1;
+	for (i = 0; i < n && r == 1; i++) {
+		if (strcmp(ad[i].ctrl_name, a->p->d.name))
+			continue;
+		if (!devpm_i2c_is_i801(&ad[i])) {
+			snprintf(why, len,
+				 "SMBus adapter i2c-%d is no i801: no address known safe to read",
+				 ad[i].nr);
+			r = -1;
+			break;
+		}
+		devpm_module_load("i2c_dev", NULL);
+		a->fd = devpm_i2c_dev_open(ad[i].nr);
+		if (a->fd < 0) {
+			snprintf(why, len, "%s", devpm_error());
+			r = -1;
+			break;
+		}
+		a->kind = ACT_SMBUS;
+		snprintf(a->what, sizeof(a->what),
+			 "SMBus read of 0x%02x on i2c-%d", SPD_ADDR, ad[i].nr);
+		r = 0;
+	}
+	free(ad);
+	return r;
+}
+
+/* A disk below the controller that nothing uses, opened O_DIRECT. */
+static int find_disk(struct action *a, char *why, size_t len)
+{
+	struct devpm_scsi_disk *dk;
+	char no[256] = "";
+	size_t i, n;
+	int r = 1;
+
+	if (devpm_scsi_disks(&dk, &n) < 0)
+		return 1;
+	for (i = 0; i < n && r == 1; i++) {
+		if (strcmp(dk[i].ctrl, a->p->d.name) || !dk[i].block[0])
+			continue;
+		if (!devpm_scsi_data_ok(&dk[i], no, sizeof(no)))
+			continue;
+		if (devpm_blk_open(dk[i].block, false, &a->blk) < 0) {
+			snprintf(why, len, "%s", devpm_error());
+			r = -1;
+			break;
+		}
+		a->buf = devpm_blk_alloc(4096);
+		a->kind = ACT_DISK;
+		snprintf(a->what, sizeof(a->what), "4 KiB O_DIRECT read of %s",
+			 dk[i].block);
+		r = 0;
+	}
+	if (r == 1 && no[0]) {
+		snprintf(why, len, "%s", no);
+		r = -1;
+	}
+	free(dk);
+	return r;
+}
+
+/* What real access p's driver offers; 0, or why (a SKIP) in a->why. */
+static int action_find(struct pdev *p, struct action *a)
+{
+	int r;
+
+	memset(a, 0, sizeof(*a));
+	a->p = p;
+	a->fd = -1;
+	a->blk.fd = -1;
+	if (!p->d.driver[0]) {
+		snprintf(a->why, sizeof(a->why),
+			 "unbound: no driver to access it through");
+		return -1;
+	}
+	if (!strcmp(p->d.driver, DEVPM_VFIO_DRIVER)) {
+		/* Loaded here: the accesses run in threads, the journal not. */
+		if (devpm_module_load("vfio_iommu_type1", NULL) < 0) {
+			snprintf(a->why, sizeof(a->why), "%s", devpm_error());
+			return -1;
+		}
+		a->kind = ACT_VFIO;
+		snprintf(a->what, sizeof(a->what), "VFIO device open");
+		return 0;
+	}
+	r = find_smbus(a, a->why, sizeof(a->why));
+	if (r == 1)
+		r = find_disk(a, a->why, sizeof(a->why));
+	if (r == 1)
+		snprintf(a->why, sizeof(a->why),
+			 "no driver action known for %s", p->d.driver);
+	return r ? -1 : 0;
+}
+
+/* One access; 0 when it completed. */
+static int action_do(struct action *a)
+{
+	struct devpm_vfio *v;
+	int r;
+
+	switch (a->kind) {
+	case ACT_SMBUS:
+		r = devpm_i2c_smbus_read_byte(a->fd, SPD_ADDR, 0, true);
+		/* No answer at 0x50 is a transfer the controller completed. */
+		return r >= 0 || r == -ENXIO ? 0 : r;
+	case ACT_DISK:
+		return devpm_blk_read(&a->blk, a->buf, 4096, 0);
+	case ACT_VFIO:
+		v = devpm_vfio_open(&a->p->d);
+		if (!v)
+			return -EIO;
+		devpm_vfio_close(v);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * The parts with an action, suspended.  short_delay: autosuspend delays
+ * made short first, so that an access does not wait for them.
+ */
+static void prepare(struct pset *s, struct action *acts, bool short_delay,
+		    pdev_want_fn *want)
+{
+	size_t i;
+
+	pset_parts(s, true, want);
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->v[i];
+
+		if (!p->part)
+			continue;
+		if (action_find(p, &acts[i]) < 0) {
+			snprintf(p->skip, sizeof(p->skip), "%s", acts[i].why);
+			p->part = false;
+			continue;
+		}
+	}
+	pset_allow(s, false, short_delay);
+	pset_settle(s);
+}
+
+/* Wait until p is suspended again, delay + bound after now. */
+static int suspended_again(struct pset *s, struct pdev *p,
+			   struct devpm_wait_result *w)
+{
+	devpm_dev_snapshot(&p->d);
+	p->deadline_us = devpm_now_us() +
+			 (uint64_t)(p->delay_ms + PCI_BOUND_MS) * 1000;
+	return pdev_wait_suspended(s, p, w);
+}
+
+static void *access_one(void *arg)
+{
+	struct action *a = arg;
+
+	a->t0 = devpm_now_us();
+	a->r = action_do(a);
+	a->t1 = devpm_now_us();
+	if (a->r < 0)
+		snprintf(a->why, sizeof(a->why), "%s", devpm_error());
+	return NULL;
+}
+
+/* Start one thread per part running fn; a part without one skips. */
+static void run_threads(struct pset *s, struct action *acts,
+			void *(*fn)(void *))
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!s->v[i].part)
+			continue;
+		if (pthread_create(&acts[i].thread, NULL, fn, &acts[i])) {
+			snprintf(s->v[i].skip, sizeof(s->v[i].skip),
+				 "cannot start a thread");
+			s->v[i].part = false;
+		}
+	}
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].part)
+			pthread_join(acts[i].thread, NULL);
+}
+
+static void access_check(struct pset *s, struct action *a,
+			 struct devpm_sub *sub)
+{
+	struct devpm_wait_result w;
+	struct pdev *p = a->p;
+	const struct devpm_event *ev;
+	uint64_t at;
+	size_t n;
+	int r;
+
+	if (a->r < 0) {
+		devpm_sub_fail(sub, p->d.name, "%s failed: %s", a->what,
+			       a->why);
+		return;
+	}
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	if (devpm_rpm_resumes(ev, n, p->d.name, a->t0, a->t1, &at, 1) < 1) {
+		devpm_sub_fail(sub, p->d.name,
+			       "%s completed in %.1f ms without a traced resume of the device",
+			       a->what, ms(a->t1 - a->t0));
+		return;
+	}
+	r = suspended_again(s, p, &w);
+	if (r) {
+		devpm_sub_fail(sub, p->d.name,
+			       "%s: resumed, then not suspended again: %s",
+			       a->what, r == 1 ? p->skip :
+			       w.why[0] ? w.why : devpm_error());
+		return;
+	}
+	devpm_metric(p->d.name, "access_resume_us", (double)(at - a->t0));
+	devpm_sub_pass(sub, p->d.name,
+		       "%s: resumed after %.1f ms, completed after %.1f ms, suspended again %.1f ms later",
+		       a->what, ms(at - a->t0), ms(a->t1 - a->t0),
+		       ms(w.at_us - a->t1));
+}
+
+TEST_F(pci, access_resumes_device)
+{
+	struct pset *s = &self->s;
+	size_t i;
+
+	if (!s->t)
+		SKIP(return, "needs rpm trace events: %s", s->trace_why);
+	prepare(s, self->a, true, NULL);
+	/* All devices at once: each access is timed in its own thread. */
+	devpm_trace_poll(s->t, 0);
+	run_threads(s, self->a, access_one);
+	devpm_sub_begin(&self->sub, "access_resumes_device");
+	for (i = 0; i < s->n; i++) {
+		if (!s->v[i].part)
+			devpm_sub_skip(&self->sub, s->v[i].d.name, "%s",
+				       s->v[i].skip);
+		else
+			access_check(s, &self->a[i], &self->sub);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+static int snapshot_counts(struct pdev *p, long *usage, long *kids)
+{
+	int r = devpm_dev_snapshot(&p->d);
+
+	*usage = p->d.rpm.have_usage ? p->d.rpm.usage : -1;
+	*kids = p->d.rpm.have_active_kids ? p->d.rpm.active_kids : -1;
+	return r;
+}
+
+static bool cycle_suspended(void *arg)
+{
+	struct action *a = arg;
+
+	return pdev_status_is(a->p, "suspended");
+}
+
+/*
+ * Wait for the suspend that ends a cycle.  Threads do not share the trace,
+ * so poll runtime_status, backing off from 1 ms to 8 ms only: a cycle
+ * takes tens of milliseconds.
+ */
+static int cycle_wait(struct action *a)
+{
+	struct timespec ts = { 0, 1000000L };
+	uint64_t end = devpm_now_us() +
+		       (uint64_t)(a->p->delay_ms + PCI_BOUND_MS) * 1000;
+	struct devpm_diag diag;
+
+	while (!cycle_suspended(a)) {
+		if (devpm_now_us() > end) {
+			devpm_dev_snapshot(&a->p->d);
+			devpm_diagnose(&a->p->d, &diag);
+			devpm_diag_line(&diag, a->why, sizeof(a->why));
+			return -ETIMEDOUT;
+		}
+		nanosleep(&ts, NULL);
+		if (ts.tv_nsec < 8000000L)
+			ts.tv_nsec *= 2;
+	}
+	return 0;
+}
+
+static void *cycles(void *arg)
+{
+	struct action *a = arg;
+	struct devpm_vfio *v = NULL;
+	int i, r = 0;
+
+	a->start_us = devpm_now_us();
+	if (a->kind == ACT_VFIO) {
+		v = devpm_vfio_open(&a->p->d);
+		if (!v) {
+			snprintf(a->why, sizeof(a->why), "%s", devpm_error());
+			a->err = -EIO;
+			return NULL;
+		}
+	}
+	for (i = 0; i < CYCLES && !r; i++) {
+		if (v) {
+			/* idle: low-power entry; access: its exit */
+			r = devpm_vfio_low_power(v, true);
+			if (!r)
+				r = cycle_wait(a);
+			if (!r)
+				r = devpm_vfio_low_power(v, false);
+		} else {
+			r = action_do(a);
+			if (!r)
+				r = cycle_wait(a);
+		}
+		if (r && !a->why[0])
+			snprintf(a->why, sizeof(a->why), "%s", devpm_error());
+		a->done = i + (r ? 0 : 1);
+	}
+	devpm_vfio_close(v);
+	if (!r && v)
+		r = cycle_wait(a);
+	a->end_us = devpm_now_us();
+	a->err = r;
+	return NULL;
+}
+
+static void check_balance(struct pset *s, struct action *a,
+			  struct devpm_sub *sub)
+{
+	struct pdev *p = a->p;
+	const struct devpm_event *ev;
+	long usage, kids;
+	size_t n;
+	int resumes, traced = -1;
+
+	if (a->err) {
+		devpm_sub_fail(sub, p->d.name, "cycle %d of %d: %s: %s",
+			       a->done + 1, CYCLES, a->what, a->why);
+		return;
+	}
+	snapshot_counts(p, &usage, &kids);
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	resumes = devpm_rpm_resumes(ev, n, p->d.name, a->start_us, a->end_us,
+				    NULL, 0);
+	traced = devpm_rpm_last_usage(ev, n, p->d.name, a->start_us,
+				      devpm_now_us());
+	if (resumes < CYCLES) {
+		devpm_sub_fail(sub, p->d.name,
+			       "%d cycles of %s but %d resumes traced: it did not cycle",
+			       CYCLES, a->what, resumes);
+		return;
+	}
+	if (usage != a->usage0 || kids != a->kids0) {
+		devpm_sub_fail(sub, p->d.name,
+			       "after %d cycles of %s: runtime_usage %ld (was %ld), runtime_active_kids %ld (was %ld)",
+			       CYCLES, a->what, usage, a->usage0, kids,
+			       a->kids0);
+		return;
+	}
+	if (traced < 0 || (usage >= 0 && traced != usage) ||
+	    (usage < 0 && traced != 0)) {
+		devpm_sub_fail(sub, p->d.name,
+			       "after %d cycles: the last rpm event shows usage %d, runtime_usage says %ld",
+			       CYCLES, traced, usage);
+		return;
+	}
+	devpm_sub_pass(sub, p->d.name,
+		       "%d cycles of %s (%d resumes) in %.0f ms: usage %ld, active kids %ld as before; trace agrees",
+		       CYCLES, a->what, resumes, ms(a->end_us - a->start_us),
+		       usage, kids);
+}
+
+TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
+{
+	struct pset *s = &self->s;
+	size_t i;
+
+	if (!s->t)
+		SKIP(return, "needs rpm trace events: %s", s->trace_why);
+	prepare(s, self->a, true, NULL);
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].part)
+			snapshot_counts(&s->v[i], &self->a[i].usage0,
+					&self->a[i].kids0);
+	/* Every device cycles in a thread of its own, all at once. */
+	run_threads(s, self->a, cycles);
+	devpm_sub_begin(&self->sub, "usage_balanced_after_cycles");
+	for (i = 0; i < s->n; i++) {
+		if (!s->v[i].part)
+			devpm_sub_skip(&self->sub, s->v[i].d.name, "%s",
+				       s->v[i].skip);
+		else
+			check_balance(s, &self->a[i], &self->sub);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+static bool uses_autosuspend(const struct pdev *p, char *why, size_t len)
+{
+	if (p->d.rpm.have_autosuspend && p->d.rpm.autosuspend_delay_ms >= 0)
+		return true;
+	snprintf(why, len, "%s does not use autosuspend",
+		 p->d.driver[0] ? p->d.driver : "unbound: it");
+	return false;
+}
+
+/* The kernel's autosuspend timer: armed at the put, and when it fired. */
+struct suspend_timer {
+	uint64_t soft_us, hard_us;	/* expiry range, CLOCK_MONOTONIC */
+	uint64_t fired_us;		/* hrtimer_expire_entry's now */
+};
+
+/* The word after " key=" in a trace line's text ("" if none). */
+static void field(const char *raw, const char *key, char *buf, size_t len)
+{
+	char k[32];
+	const char *v;
+	size_t n;
+
+	snprintf(k, sizeof(k), " %s=", key);
+	buf[0] = '\0';
+	v = strstr(raw, k);
+	if (!strncmp(raw, k + 1, strlen(k) - 1))
+		v = raw + strlen(k) - 1;	/* the first: no space before */
+	else if (v)
+		v += strlen(k);
+	else
+		return;
+	n = strcspn(v, " ");
+	snprintf(buf, len, "%.*s", (int)n, v);
+}
+
+static unsigned long long field_ull(const char *raw, const char *key)
+{
+	char v[32];
+
+	field(raw, key, v, sizeof(v));
+	return strtoull(v, NULL, 10);
+}
+
+/*
+ * rpm_suspend() arms pm_suspend_timer_fn with hrtimer_start_range_ns()
+ * right in the put; find that start, then the expiry of the same timer.
+ * Fields are looked up by name: their order differs between kernels.
+ */
+static bool find_timer(const struct devpm_event *ev, size_t n, uint64_t put,
+		       uint64_t to, struct suspend_timer *tm)
+{
+	char ptr[32], p2[32], fn[64];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (ev[i].type != DEVPM_EV_OTHER || ev[i].ts_us < put ||
+		    ev[i].ts_us > put + 2000 ||
+		    strcmp(ev[i].event, "hrtimer_start"))
+			continue;
+		field(ev[i].raw, "function", fn, sizeof(fn));
+		if (strcmp(fn, "pm_suspend_timer_fn"))
+			continue;
+		field(ev[i].raw, "hrtimer", ptr, sizeof(ptr));
+		tm->soft_us = field_ull(ev[i].raw, "softexpires") / 1000;
+		tm->hard_us = field_ull(ev[i].raw, "expires") / 1000;
+		for (j = i + 1; j < n && ev[j].ts_us <= to; j++) {
+			if (ev[j].type != DEVPM_EV_OTHER ||
+			    strcmp(ev[j].event, "hrtimer_expire_entry"))
+				continue;
+			field(ev[j].raw, "hrtimer", p2, sizeof(p2));
+			if (strcmp(p2, ptr))
+				continue;
+			tm->fired_us = field_ull(ev[j].raw, "now") / 1000;
+			return tm->soft_us && tm->hard_us && tm->fired_us;
+		}
+		return false;
+	}
+	return false;
+}
+
+/* The first rpm_suspend call of dev after the put at `put`. */
+static uint64_t suspend_call_after(const struct devpm_event *ev, size_t n,
+				   const char *dev, uint64_t put, uint64_t to)
+{
+	struct devpm_call c[64];
+	size_t i, k;
+
+	k = devpm_rpm_calls(ev, n, dev, put + 1, to, c, 64);
+	for (i = 0; i < k && i < 64; i++)
+		if (c[i].type == DEVPM_EV_RPM_SUSPEND)
+			return c[i].call_us;
+	return 0;
+}
+
+/*
+ * The suspend must begin no sooner than the delay after the last access,
+ * and the kernel must have armed its timer to fire no later than delay +
+ * slack (rpm_suspend(): hrtimer slack = delay / 4).  An interrupt cannot
+ * come before the timer's hard expiry, so the lateness of its delivery,
+ * which the trace shows, is added to the limit and reported (bounded by
+ * TIMER_LATE_MS).
+ */
+#define TIMER_LATE_MS 10
+
+static void delay_one(struct pset *s, struct action *a, struct devpm_sub *sub)
+{
+	struct devpm_wait_result w;
+	struct suspend_timer tm;
+	struct pdev *p = a->p;
+	const struct devpm_event *ev;
+	uint64_t t0, t1, put, susp, late;
+	double err;
+	size_t n;
+
+	devpm_trace_poll(s->t, 0);
+	t0 = devpm_now_us();
+	if (action_do(a) < 0) {
+		devpm_sub_fail(sub, p->d.name, "%s failed: %s", a->what,
+			       devpm_error());
+		return;
+	}
+	t1 = devpm_now_us();
+	p->delay_ms = AUTOSUSPEND_MS;
+	if (suspended_again(s, p, &w)) {
+		devpm_sub_fail(sub, p->d.name, "not suspended %d ms after %s: %s",
+			       AUTOSUSPEND_MS + PCI_BOUND_MS, a->what,
+			       w.why[0] ? w.why : p->skip);
+		return;
+	}
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	put = devpm_rpm_last_put(ev, n, p->d.name, t0, t1);
+	susp = put ? suspend_call_after(ev, n, p->d.name, put, w.at_us) : 0;
+	if (!susp) {
+		devpm_sub_fail(sub, p->d.name,
+			       "%s: no pm_runtime_put (then rpm_suspend) of the device in the trace",
+			       a->what);
+		return;
+	}
+	err = ms(susp - put) - AUTOSUSPEND_MS;
+	devpm_metric(p->d.name, "autosuspend_error_ms", err);
+	if (err < 0) {
+		devpm_sub_fail(sub, p->d.name,
+			       "suspend began %.1f ms after the last access, before the delay of %d ms",
+			       ms(susp - put), AUTOSUSPEND_MS);
+		return;
+	}
+	if (!find_timer(ev, n, put, w.at_us, &tm)) {
+		devpm_sub_fail(sub, p->d.name,
+			       "suspend began %.1f ms after the last access, but the trace shows no pm_suspend_timer_fn armed at the put",
+			       ms(susp - put));
+		return;
+	}
+	late = tm.fired_us > tm.hard_us ? tm.fired_us - tm.hard_us : 0;
+	devpm_metric(p->d.name, "timer_late_us", (double)late);
+	if (tm.hard_us > put + (AUTOSUSPEND_MS + SLACK_MS) * 1000 ||
+	    susp > tm.hard_us + late + 1000 || late > TIMER_LATE_MS * 1000)
+		devpm_sub_fail(sub, p->d.name,
+			       "suspend began %.1f ms after the last access, limit %d..%d ms: timer armed for %.1f..%.1f ms, fired %.1f ms late (limit %d)",
+			       ms(susp - put), AUTOSUSPEND_MS,
+			       AUTOSUSPEND_MS + SLACK_MS, ms(tm.soft_us - put),
+			       ms(tm.hard_us - put), ms(late), TIMER_LATE_MS);
+	else
+		devpm_sub_pass(sub, p->d.name,
+			       "suspend began %.1f ms after the last access (%s): timer armed for %.1f..%.1f ms, fired %.1f ms after its hard expiry",
+			       ms(susp - put), a->what, ms(tm.soft_us - put),
+			       ms(tm.hard_us - put), ms(late));
+}
+
+TEST_F(pci, autosuspend_delay_honoured)
+{
+	struct pset *s = &self->s;
+	char k[DEVPM_PATH_MAX];
+	size_t i;
+
+	if (!s->t)
+		SKIP(return, "needs rpm trace events: %s", s->trace_why);
+	prepare(s, self->a, false, uses_autosuspend);
+	if (devpm_trace_add_event(s->t, "timer:hrtimer_start", NULL) < 0 ||
+	    devpm_trace_add_event(s->t, "timer:hrtimer_expire_entry",
+				  NULL) < 0)
+		SKIP(return, "no hrtimer trace events: %s", devpm_error());
+	devpm_sub_begin(&self->sub, "autosuspend_delay_honoured");
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->v[i];
+
+		if (!p->part) {
+			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
+			continue;
+		}
+		if (devpm_dev_attr(&p->d, "autosuspend_delay_ms", k,
+				   sizeof(k)) < 0 ||
+		    devpm_knob_write_long(k, AUTOSUSPEND_MS) < 0) {
+			devpm_sub_fail(&self->sub, p->d.name, "%s",
+				       devpm_error());
+			continue;
+		}
+		delay_one(s, &self->a[i], &self->sub);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+DEVPM_TEST_MAIN(info)

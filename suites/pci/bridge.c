@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bridge.c - a PCI bridge (a PCIe port) suspends only after every device
+ * behind it, and resumes before any of them.
+ *
+ * The port's driver (pcieport) idles only when the PCI core allows the
+ * bridge D3 (bridge_d3): pci_bridge_d3_possible() says yes for
+ * pcie_port_pm=force, and pci_bridge_d3_update() sets it when a child's
+ * d3cold_allowed is written.  pci_pm_init() sets it only for a bridge with
+ * a PM capability, which QEMU's root ports lack, so the case writes each
+ * child's d3cold_allowed 0 then 1 (journaled, put back) to have it
+ * recomputed.  The opposite is checked first: with one child held active
+ * (control=on) the port refuses to idle.
+ */
+#include "test.h"
+#include "pci_suite.h"
+
+static const struct devpm_test_info info = {
+	.suite = "pci",
+	.timeout_s = 60,
+	.needs = { .root = true, .files = (const char *[]){
+			"/sys/bus/pci/devices", NULL } },
+};
+
+#define MAX_KIDS 32
+
+FIXTURE(pci) {
+	off_t mark;
+	struct pset s;
+	struct devpm_sub sub;
+};
+
+FIXTURE_SETUP(pci)
+{
+	self->mark = devpm_case_setup();
+	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
+}
+
+FIXTURE_TEARDOWN(pci)
+{
+	pset_close(&self->s);
+	devpm_case_teardown(self->mark);
+}
+
+static double ms(uint64_t us)
+{
+	return us / 1000.0;
+}
+
+static bool cmdline_has(const char *word)
+{
+	char line[4096], *tok, *save = NULL;
+
+	if (devpm_read_str("/proc/cmdline", line, sizeof(line)) < 0)
+		return false;
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, word))
+			return true;
+	return false;
+}
+
+/* The PCI devices right behind bridge b. */
+static size_t kids_of(struct pset *s, struct pdev *b, struct pdev **kids)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->n && k < MAX_KIDS; i++)
+		if (!strcmp(s->v[i].d.parent, b->d.path))
+			kids[k++] = &s->v[i];
+	return k;
+}
+
+static int d3cold_toggle(struct pdev *p)
+{
+	char k[DEVPM_PATH_MAX];
+	int r;
+
+	r = devpm_fmt(k, sizeof(k), "%s/d3cold_allowed", p->d.path);
+	if (r < 0 || !devpm_exists(k))
+		return r;
+	r = devpm_knob_write(k, "0");
+	return r < 0 ? r : devpm_knob_write(k, "1");
+}
+
+/* Why bridge b cannot be tested ("" if it can). */
+static void bridge_unfit(struct pdev *b, struct pdev **kids, size_t nk,
+			 char *why, size_t len)
+{
+	size_t i;
+
+	why[0] = '\0';
+	/* A bridge denied D3 for lack of a PM capability: this case acts. */
+	if (b->skip[0] && !b->no_bridge_d3) {
+		snprintf(why, len, "%s", b->skip);
+		return;
+	}
+	if (b->role.role != DEVPM_PCI_CAPABLE &&
+	    b->role.role != DEVPM_PCI_UNBOUND) {
+		snprintf(why, len, "%s", b->role.why);
+		return;
+	}
+	if (!nk) {
+		snprintf(why, len, "no device behind it");
+		return;
+	}
+	for (i = 0; i < nk; i++)
+		if (!kids[i]->part) {
+			snprintf(why, len, "%s cannot suspend: %s",
+				 kids[i]->d.name, kids[i]->skip);
+			return;
+		}
+}
+
+/* With its children held active, the port must refuse to suspend. */
+static int held_child_blocks(struct pset *s, struct pdev *b, char *why,
+			     size_t len)
+{
+	const struct devpm_event *ev;
+	uint64_t t0;
+	size_t n;
+
+	devpm_trace_poll(s->t, 0);
+	t0 = devpm_now_us();
+	if (pdev_control(b, "auto") < 0)
+		goto err;
+	/* pm_runtime_allow() runs rpm_idle: it must fail with -EBUSY. */
+	for (;;) {
+		ev = devpm_trace_events(s->t, &n);
+		if (devpm_rpm_suspended_at(ev, n, b->d.name, t0,
+					   devpm_now_us(), NULL)) {
+			snprintf(why, len,
+				 "suspended while its children were held active (control=on)");
+			return -1;
+		}
+		if (devpm_now_us() - t0 > 200 * 1000)
+			break;
+		devpm_trace_poll(s->t, 50);
+	}
+	if (!pdev_status_is(b, "active")) {
+		snprintf(why, len,
+			 "not active while its children were held active");
+		return -1;
+	}
+	return 0;
+err:
+	snprintf(why, len, "%s", devpm_error());
+	return -1;
+}
+
+/* Suspend order and resume order; 0 or why. */
+static int check_order(struct pset *s, struct pdev *b, struct pdev **kids,
+		       size_t nk, uint64_t from, char *why, size_t len)
+{
+	struct devpm_wait_result w;
+	const struct devpm_event *ev;
+	uint64_t kat[MAX_KIDS], last_kid = 0, dur, bat, bcall, t1, pat, first;
+	size_t n, i;
+
+	for (i = 0; i < nk; i++)
+		if (pdev_wait_suspended(s, kids[i], &w)) {
+			snprintf(why, len, "%s did not suspend: %s",
+				 kids[i]->d.name,
+				 w.why[0] ? w.why : kids[i]->skip);
+			return -1;
+		}
+	if (devpm_wait_status(&b->d, s->t, "suspended", pdev_left_ms(b),
+			      &w) < 0) {
+		if (cmdline_has("pcie_port_pm=force"))
+			snprintf(why, len,
+				 "did not suspend after its children (pcie_port_pm=force given): %s",
+				 w.why);
+		else
+			snprintf(why, len,
+				 "SKIP bridge D3 not allowed here (pci_bridge_d3_possible(): BIOS before 2015 or hotplug bridge); boot with pcie_port_pm=force: %s",
+				 w.why);
+		return -1;
+	}
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	bat = devpm_rpm_suspended_at(ev, n, b->d.name, from, w.at_us, &dur);
+	if (!bat) {
+		snprintf(why, len, "no traced suspend of the bridge");
+		return -1;
+	}
+	bcall = bat - dur;
+	for (i = 0; i < nk; i++) {
+		kat[i] = devpm_rpm_suspended_at(ev, n, kids[i]->d.name, from,
+						bat, NULL);
+		if (!kat[i] || kat[i] > bcall) {
+			snprintf(why, len,
+				 "began suspending at +%.1f ms, before %s had suspended (%s)",
+				 ms(bcall - from), kids[i]->d.name,
+				 kat[i] ? "later" : "no suspend traced before");
+			return -1;
+		}
+		if (kat[i] > last_kid)
+			last_kid = kat[i];
+	}
+	devpm_metric(b->d.name, "suspend_after_children_us",
+		     (double)(bcall - last_kid));
+
+	/* Resume: each child by control=on; the bridge must come first. */
+	t1 = devpm_now_us();
+	for (i = 0; i < nk; i++)
+		if (pdev_control(kids[i], "on") < 0) {
+			snprintf(why, len, "%s", devpm_error());
+			return -1;
+		}
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	if (devpm_rpm_resumes(ev, n, b->d.name, t1, devpm_now_us(), &pat,
+			      1) < 1) {
+		snprintf(why, len, "children resumed without a traced resume of the bridge");
+		return -1;
+	}
+	first = 0;
+	for (i = 0; i < nk; i++) {
+		uint64_t at;
+
+		if (devpm_rpm_resumes(ev, n, kids[i]->d.name, t1,
+				      devpm_now_us(), &at, 1) < 1) {
+			snprintf(why, len, "control=on gave no traced resume of %s",
+				 kids[i]->d.name);
+			return -1;
+		}
+		if (at < pat) {
+			snprintf(why, len,
+				 "%s resumed at +%.1f ms, before the bridge (+%.1f ms)",
+				 kids[i]->d.name, ms(at - t1), ms(pat - t1));
+			return -1;
+		}
+		if (!first || at < first)
+			first = at;
+	}
+	devpm_metric(b->d.name, "resume_before_children_us",
+		     (double)(first - pat));
+	snprintf(why, len,
+		 "began suspending %llu us after the last of %zu children had, resumed %llu us before the first",
+		 (unsigned long long)(bcall - last_kid), nk,
+		 (unsigned long long)(first - pat));
+	return 0;
+}
+
+static void one_bridge(struct pset *s, struct pdev *b, struct pdev **kids,
+		       size_t nk, struct devpm_sub *sub)
+{
+	char why[512];
+	uint64_t from;
+	size_t i;
+
+	/* All active to begin with; the subtrees below the children idle. */
+	if (pdev_control(b, "on") < 0)
+		goto err;
+	for (i = 0; i < nk; i++)
+		if (pdev_control(kids[i], "on") < 0 ||
+		    devpm_subtree_allow(&kids[i]->d, false,
+					&kids[i]->delay_ms, &s->undo) < 0 ||
+		    d3cold_toggle(kids[i]) < 0)
+			goto err;
+	if (held_child_blocks(s, b, why, sizeof(why))) {
+		devpm_sub_fail(sub, b->d.name, "%s", why);
+		return;
+	}
+	from = devpm_now_us();
+	b->deadline_us = from;
+	for (i = 0; i < nk; i++) {
+		kids[i]->allow_us = devpm_now_us();
+		kids[i]->deadline_us = kids[i]->allow_us +
+			(uint64_t)(kids[i]->delay_ms + PCI_BOUND_MS) * 1000;
+		if (kids[i]->deadline_us > b->deadline_us)
+			b->deadline_us = kids[i]->deadline_us;
+		if (pdev_control(kids[i], "auto") < 0)
+			goto err;
+	}
+	devpm_dev_snapshot(&b->d);
+	if (b->d.rpm.have_autosuspend && b->d.rpm.autosuspend_delay_ms > 0)
+		b->deadline_us += b->d.rpm.autosuspend_delay_ms * 1000;
+	if (check_order(s, b, kids, nk, from, why, sizeof(why)) < 0) {
+		if (!strncmp(why, "SKIP ", 5))
+			devpm_sub_skip(sub, b->d.name, "%s", why + 5);
+		else
+			devpm_sub_fail(sub, b->d.name, "%s", why);
+		return;
+	}
+	devpm_sub_pass(sub, b->d.name, "%s; held children kept it active", why);
+	return;
+err:
+	devpm_sub_fail(sub, b->d.name, "%s", devpm_error());
+}
+
+TEST_F(pci, bridge_order)
+{
+	struct pset *s = &self->s;
+	struct pdev *kids[MAX_KIDS];
+	char why[512];
+	size_t i, nk;
+
+	if (!s->t)
+		SKIP(return, "needs rpm trace events: %s", s->trace_why);
+	pset_parts(s, true, NULL);
+	devpm_sub_begin(&self->sub, "bridge_order");
+	for (i = 0; i < s->n; i++) {
+		struct pdev *b = &s->v[i];
+
+		if (b->info_r < 0 || !b->info.bridge)
+			continue;
+		nk = kids_of(s, b, kids);
+		bridge_unfit(b, kids, nk, why, sizeof(why));
+		if (why[0])
+			devpm_sub_skip(&self->sub, b->d.name, "%s", why);
+		else
+			one_bridge(s, b, kids, nk, &self->sub);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+DEVPM_TEST_MAIN(info)

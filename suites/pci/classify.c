@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * classify.c - every PCI device is unbound, driver-without-runtime-PM or
+ * runtime-PM-capable (pci_role.h), printed with its identity, driver and
+ * class name; power/ that contradicts the PM core is a failure.
+ *
+ * A driver that holds references while it has active children (libahci:
+ * one per active port) is judged with its subtree let suspend; a kernel
+ * without runtime_usage is asked through the trace (devpm_pci_role_probe).
+ */
+#include "test.h"
+#include "pci_suite.h"
+
+static const struct devpm_test_info info = {
+	.suite = "pci",
+	.timeout_s = 30,
+	.needs = { .root = true, .files = (const char *[]){
+			"/sys/bus/pci/devices", NULL } },
+};
+
+FIXTURE(pci) {
+	off_t mark;
+};
+
+FIXTURE_SETUP(pci)
+{
+	self->mark = devpm_case_setup();
+}
+
+FIXTURE_TEARDOWN(pci)
+{
+	devpm_case_teardown(self->mark);
+}
+
+/* Let the subtree of a busy device suspend and read its role again. */
+static void settle_busy(struct pset *s, struct pdev *p)
+{
+	p->part = true;
+	pset_allow(s, false, false);
+	if (p->part && pdev_unbusy(p))
+		snprintf(p->role.why, sizeof(p->role.why), "%s", p->skip);
+	p->part = false;
+}
+
+TEST_F(pci, classify)
+{
+	struct devpm_sub sub;
+	struct pset s;
+	char label[96];
+	size_t i;
+	int r;
+
+	r = pset_open(&s);
+	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
+	devpm_sub_begin(&sub, "classify");
+	for (i = 0; i < s.n; i++) {
+		struct pdev *p = &s.v[i];
+
+		if (p->info_r < 0) {
+			devpm_sub_fail(&sub, p->d.name, "config space: %s",
+				       p->info_why);
+			continue;
+		}
+		if (p->role.role == DEVPM_PCI_UNKNOWN && !s.t)
+			snprintf(p->skip, sizeof(p->skip), "no trace: %s",
+				 s.trace_why);
+		else if (p->role.role == DEVPM_PCI_UNKNOWN &&
+			 !pdev_protected(p) &&
+			 devpm_pci_role_probe(&p->d, s.t, &p->role) < 0)
+			snprintf(p->skip, sizeof(p->skip), "role probe: %s",
+				 devpm_error());
+		if (p->busy && !pdev_protected(p))
+			settle_busy(&s, p);
+		devpm_pci_names(s.pci, &p->info);
+		pdev_label(p, label, sizeof(label));
+		if (p->busy)
+			devpm_sub_skip(&sub, p->d.name, "%s '%s': cannot tell: %s",
+				       label, p->info.class_name, p->skip);
+		else if (!p->role.consistent)
+			devpm_sub_fail(&sub, p->d.name, "%s '%s': %s", label,
+				       p->info.class_name, p->role.why);
+		else if (p->role.role == DEVPM_PCI_UNKNOWN)
+			devpm_sub_skip(&sub, p->d.name, "%s '%s': %s; %s",
+				       label, p->info.class_name, p->role.why,
+				       p->skip);
+		else
+			devpm_sub_pass(&sub, p->d.name, "%s '%s': %s: %s",
+				       label, p->info.class_name,
+				       devpm_pci_role_name(p->role.role),
+				       p->role.why);
+	}
+	pset_close(&s);
+	DEVPM_SUB_END(&sub);
+}
+
+DEVPM_TEST_MAIN(info)

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idle.c - PCI devices left idle: they suspend, their D-state matches
+ * their runtime status, a config read leaves D3hot alone, control=on
+ * resumes at once, and the active/suspended time accounting adds up.
+ *
+ * Each case lets the devices that may suspend do so (pci_suite.h), giving
+ * unbound devices with a PM capability to vfio-pci first: that is the path
+ * to D3hot at runtime.  Everything written is put back when the case ends.
+ */
+#include <time.h>
+
+#include "test.h"
+#include "pci_suite.h"
+
+static const struct devpm_test_info info = {
+	.suite = "pci",
+	.timeout_s = 60,
+	.needs = { .root = true, .files = (const char *[]){
+			"/sys/bus/pci/devices", NULL } },
+};
+
+FIXTURE(pci) {
+	off_t mark;
+	struct pset s;
+	struct devpm_sub sub;
+};
+
+FIXTURE_SETUP(pci)
+{
+	self->mark = devpm_case_setup();
+	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
+}
+
+FIXTURE_TEARDOWN(pci)
+{
+	pset_close(&self->s);
+	devpm_case_teardown(self->mark);
+}
+
+static double ms(uint64_t us)
+{
+	return us / 1000.0;
+}
+
+/* Devices whose D-state tells something: a PM capability, or no driver. */
+static bool want_dstate(const struct pdev *p, char *why, size_t len)
+{
+	if ((p->info_r == 0 && p->info.pm_cap) || !p->d.driver[0])
+		return true;
+	snprintf(why, len, "no PM capability: in D0 whatever its status");
+	return false;
+}
+
+static bool want_pm_cap(const struct pdev *p, char *why, size_t len)
+{
+	if (p->info_r == 0 && p->info.pm_cap)
+		return true;
+	snprintf(why, len, "no PM capability: it stays in D0");
+	return false;
+}
+
+/* The kernel's power_state of p: enum devpm_pci_dstate, -1 unknown. */
+static int read_power_state(const struct pdev *p, char *buf, size_t len)
+{
+	char k[DEVPM_PATH_MAX];
+
+	snprintf(buf, len, "absent");
+	if (devpm_fmt(k, sizeof(k), "%s/power_state", p->d.path) < 0 ||
+	    devpm_read_str(k, buf, len) < 0)
+		return -2;
+	return devpm_pci_dstate_parse(buf);
+}
+
+TEST_F(pci, idle_devices_suspend)
+{
+	struct devpm_wait_result w;
+	struct pset *s = &self->s;
+	size_t i, n = 0;
+	const struct devpm_event *ev;
+
+	pset_parts(s, true, NULL);
+	pset_allow(s, true, false);
+	devpm_sub_begin(&self->sub, "idle_devices_suspend");
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->v[i];
+		uint64_t at, limit;
+		int r;
+
+		if (!p->part) {
+			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
+			continue;
+		}
+		/* The opposite first: control=on kept it active. */
+		if (strcmp(p->on_status, "active")) {
+			devpm_sub_fail(&self->sub, p->d.name,
+				       "control=on left runtime_status %s (pm_runtime_forbid() resumes)",
+				       p->on_status);
+			continue;
+		}
+		limit = p->delay_ms + PCI_BOUND_MS;
+		r = pdev_wait_suspended(s, p, &w);
+		if (r == 1) {
+			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
+			continue;
+		}
+		if (r < 0) {
+			devpm_sub_fail(&self->sub, p->d.name,
+				       "%s %.0f ms after control=auto, limit %llu ms (autosuspend delay %ld + %d): %s",
+				       w.status, ms(devpm_now_us() - p->allow_us),
+				       (unsigned long long)limit, p->delay_ms,
+				       PCI_BOUND_MS,
+				       w.why[0] ? w.why : devpm_error());
+			continue;
+		}
+		at = 0;
+		if (s->t) {
+			devpm_trace_poll(s->t, 0);
+			ev = devpm_trace_events(s->t, &n);
+			at = devpm_rpm_suspended_at(ev, n, p->d.name,
+						    p->allow_us, w.at_us, NULL);
+		}
+		if (!at) {
+			devpm_sub_pass(&self->sub, p->d.name,
+				       "suspended within %.1f ms (polled: %s), limit %llu ms",
+				       ms(w.at_us - p->allow_us),
+				       s->t ? "no rpm_suspend return in the trace" :
+					      s->trace_why,
+				       (unsigned long long)limit);
+			continue;
+		}
+		devpm_metric(p->d.name, "suspend_us", (double)(at - p->allow_us));
+		devpm_sub_pass(&self->sub, p->d.name,
+			       "suspended %.1f ms after control=auto, limit %llu ms",
+			       ms(at - p->allow_us), (unsigned long long)limit);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+/* One device's D-state against its runtime status. */
+static void check_dstate(struct pset *s, struct pdev *p, const char *status,
+			 int ps, const char *ps_name, struct devpm_sub *sub)
+{
+	unsigned int pmcsr;
+	int pm;
+
+	if (p->info_r < 0) {
+		devpm_sub_fail(sub, p->d.name, "config space: %s",
+			       p->info_why);
+		return;
+	}
+	if (!p->info.pm_cap) {
+		if (ps > DEVPM_PCI_D0)
+			devpm_sub_fail(sub, p->d.name,
+				       "power_state %s without a PM capability",
+				       ps_name);
+		else if (!strcmp(status, "suspended"))
+			devpm_sub_pass(sub, p->d.name,
+				       "suspended, still in D0: no PM capability, no lower state (power_state %s)",
+				       ps_name);
+		else
+			devpm_sub_pass(sub, p->d.name,
+				       "%s in D0: no PM capability (power_state %s)",
+				       status, ps_name);
+		return;
+	}
+	pm = devpm_pci_pmcsr(s->pci, p->d.name, &pmcsr);
+	if (pm < 0) {
+		devpm_sub_fail(sub, p->d.name, "PMCSR: %s", devpm_error());
+		return;
+	}
+	if (ps >= 0 && ps != pm) {
+		devpm_sub_fail(sub, p->d.name,
+			       "power_state %s but PMCSR %#06x says %s",
+			       ps_name, pmcsr, devpm_pci_dstate_name(pm));
+		return;
+	}
+	if (!strcmp(status, "active")) {
+		if (pm != DEVPM_PCI_D0)
+			devpm_sub_fail(sub, p->d.name,
+				       "active in %s (PMCSR %#06x), expected D0",
+				       devpm_pci_dstate_name(pm), pmcsr);
+		else
+			devpm_sub_pass(sub, p->d.name,
+				       "active in D0 (PMCSR %#06x, power_state %s)",
+				       pmcsr, ps_name);
+		return;
+	}
+	if (strcmp(status, "suspended")) {
+		devpm_sub_skip(sub, p->d.name, "runtime_status %s", status);
+		return;
+	}
+	if (!p->d.driver[0]) {
+		devpm_sub_pass(sub, p->d.name,
+			       "suspended unbound in %s (PMCSR %#06x): pci_pm_runtime_suspend() only saves state",
+			       devpm_pci_dstate_name(pm), pmcsr);
+		return;
+	}
+	if (pm < DEVPM_PCI_D3HOT)
+		devpm_sub_fail(sub, p->d.name,
+			       "suspended by %s but in %s (PMCSR %#06x, power_state %s), expected D3hot",
+			       p->d.driver, devpm_pci_dstate_name(pm), pmcsr,
+			       ps_name);
+	else
+		devpm_sub_pass(sub, p->d.name,
+			       "suspended by %s in %s (PMCSR %#06x, power_state %s)",
+			       p->d.driver, devpm_pci_dstate_name(pm), pmcsr,
+			       ps_name);
+}
+
+TEST_F(pci, d_state_matches_status)
+{
+	struct pset *s = &self->s;
+	char (*status)[16], (*ps_name)[16];
+	int *ps;
+	size_t i;
+
+	pset_parts(s, true, want_dstate);
+	pset_allow(s, false, true);
+	pset_settle(s);
+	status = calloc(s->n, sizeof(*status));
+	ps_name = calloc(s->n, sizeof(*ps_name));
+	ps = calloc(s->n, sizeof(*ps));
+	ASSERT_TRUE(status && ps_name && ps);
+	/* States first: reading config space resumes a parent bridge. */
+	for (i = 0; i < s->n; i++) {
+		if (devpm_dev_status(&s->v[i].d, status[i], sizeof(status[i])))
+			snprintf(status[i], sizeof(status[i]), "unreadable");
+		ps[i] = read_power_state(&s->v[i], ps_name[i], sizeof(ps_name[i]));
+	}
+	devpm_sub_begin(&self->sub, "d_state_matches_status");
+	for (i = 0; i < s->n; i++)
+		check_dstate(s, &s->v[i], status[i], ps[i], ps_name[i],
+			     &self->sub);
+	free(status);
+	free(ps_name);
+	free(ps);
+	DEVPM_SUB_END(&self->sub);
+}
+
+/* Resumes of dev traced in [from, to]: started calls that completed. */
+static int traced_resumes(struct pset *s, const char *dev, uint64_t from,
+			  uint64_t to)
+{
+	const struct devpm_event *ev;
+	size_t n;
+
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	return devpm_rpm_resumes(ev, n, dev, from, to, NULL, 0);
+}
+
+static void config_read(struct pset *s, struct pdev *p, struct devpm_sub *sub)
+{
+	unsigned char cfg[256];
+	const char *parent = strrchr(p->d.parent, '/');
+	char psn[16];
+	uint64_t t0, t1;
+	int n, pn = 0, pm, ps;
+
+	if (parent)
+		devpm_trace_add_dev(s->t, parent + 1);
+	devpm_trace_poll(s->t, 0);
+	t0 = devpm_now_us();
+	if (devpm_pci_read_config(s->pci, p->d.name, cfg, sizeof(cfg)) < 0) {
+		devpm_sub_fail(sub, p->d.name, "%s", devpm_error());
+		return;
+	}
+	t1 = devpm_now_us();
+	n = traced_resumes(s, p->d.name, t0, t1);
+	if (parent)
+		pn = traced_resumes(s, parent + 1, t0, t1);
+	pm = cfg[p->info.pm_cap + 4] & 3;
+	ps = read_power_state(p, psn, sizeof(psn));
+	if (n || !pdev_status_is(p, "suspended") || ps != DEVPM_PCI_D3HOT ||
+	    pm != DEVPM_PCI_D3HOT) {
+		devpm_sub_fail(sub, p->d.name,
+			       "a %zu-byte config read resumed it: %d rpm_resume in the trace, power_state %s, PMCSR %s",
+			       sizeof(cfg), n, psn, devpm_pci_dstate_name(pm));
+		return;
+	}
+	/* The opposite: a resume of this device does show in the trace. */
+	t0 = devpm_now_us();
+	if (pdev_control(p, "on") < 0) {
+		devpm_sub_fail(sub, p->d.name, "control=on: %s", devpm_error());
+		return;
+	}
+	t1 = devpm_now_us();
+	if (traced_resumes(s, p->d.name, t0, t1) != 1) {
+		devpm_sub_fail(sub, p->d.name,
+			       "control=on gave no traced resume: the trace cannot vouch that the read did not resume it");
+		return;
+	}
+	devpm_sub_pass(sub, p->d.name,
+		       "config read in %.2f ms left it suspended in D3hot (no rpm_resume; parent %s resumed %d times); control=on resumed it",
+		       ms(t1 - t0), parent ? parent + 1 : "-", pn);
+}
+
+TEST_F(pci, config_read_keeps_d3hot)
+{
+	struct pset *s = &self->s;
+	char psn[16];
+	size_t i;
+
+	if (!s->t)
+		SKIP(return, "needs rpm trace events: %s", s->trace_why);
+	pset_parts(s, true, want_pm_cap);
+	pset_allow(s, false, true);
+	pset_settle(s);
+	devpm_sub_begin(&self->sub, "config_read_keeps_d3hot");
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->v[i];
+
+		if (!p->part) {
+			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
+			continue;
+		}
+		if (read_power_state(p, psn, sizeof(psn)) != DEVPM_PCI_D3HOT) {
+			devpm_sub_skip(&self->sub, p->d.name,
+				       "suspended in power_state %s, not D3hot%s",
+				       psn, p->info.pm_cap ? "" :
+				       ": no PM capability");
+			continue;
+		}
+		config_read(s, p, &self->sub);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+TEST_F(pci, forbid_resumes_immediately)
+{
+	struct devpm_wait_result w;
+	struct pset *s = &self->s;
+	const struct devpm_event *ev;
+	char st[16];
+	uint64_t t0, t1, at;
+	size_t i, n;
+	int r;
+
+	pset_parts(s, true, NULL);
+	pset_allow(s, false, true);
+	pset_settle(s);
+	devpm_sub_begin(&self->sub, "forbid_resumes_immediately");
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->v[i];
+
+		if (!p->part) {
+			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
+			continue;
+		}
+		if (s->t)
+			devpm_trace_poll(s->t, 0);
+		t0 = devpm_now_us();
+		r = pdev_control(p, "on");
+		t1 = devpm_now_us();
+		if (r < 0 || devpm_dev_status(&p->d, st, sizeof(st)) < 0) {
+			devpm_sub_fail(&self->sub, p->d.name, "%s",
+				       devpm_error());
+			continue;
+		}
+		if (strcmp(st, "active")) {
+			devpm_sub_fail(&self->sub, p->d.name,
+				       "control=on returned after %.2f ms with runtime_status %s, expected active",
+				       ms(t1 - t0), st);
+			continue;
+		}
+		at = 0;
+		if (s->t) {
+			devpm_trace_poll(s->t, 0);
+			ev = devpm_trace_events(s->t, &n);
+			if (devpm_rpm_resumes(ev, n, p->d.name, t0, t1, &at,
+					      1) != 1) {
+				devpm_sub_fail(&self->sub, p->d.name,
+					       "active after control=on but no resume completed in the trace within the write (%.2f ms)",
+					       ms(t1 - t0));
+				continue;
+			}
+			devpm_metric(p->d.name, "resume_us", (double)(at - t0));
+		}
+		/* The opposite: control=auto lets it suspend again. */
+		p->allow_us = devpm_now_us();
+		p->deadline_us = p->allow_us +
+				 (uint64_t)(p->delay_ms + PCI_BOUND_MS) * 1000;
+		if (pdev_control(p, "auto") < 0 ||
+		    pdev_wait_suspended(s, p, &w) != 0) {
+			devpm_sub_fail(&self->sub, p->d.name,
+				       "resumed, but not suspended again after control=auto: %s",
+				       w.why[0] ? w.why : devpm_error());
+			continue;
+		}
+		devpm_sub_pass(&self->sub, p->d.name,
+			       "active when control=on returned (%.2f ms%s%.2f ms)",
+			       ms(t1 - t0), at ? ", resumed in " : ", polled",
+			       at ? ms(at - t0) : 0.0);
+	}
+	DEVPM_SUB_END(&self->sub);
+}
+
+/* runtime_active_time and runtime_suspended_time (ms), status, when. */
+struct times {
+	long long a, s;
+	char status[16];
+	uint64_t at;
+	bool ok;
+};
+
+static void read_times(struct pdev *p, struct times *t)
+{
+	char k[DEVPM_PATH_MAX];
+	long a = 0, s = 0;
+
+	if (devpm_dev_status(&p->d, t->status, sizeof(t->status)) < 0)
+		t->status[0] = '\0';
+	t->at = devpm_now_us();
+	t->ok = !devpm_dev_attr(&p->d, "runtime_active_time", k, sizeof(k)) &&
+		!devpm_read_long(k, &a) &&
+		!devpm_dev_attr(&p->d, "runtime_suspended_time", k, sizeof(k)) &&
+		!devpm_read_long(k, &s);
+	t->a = a;
+	t->s = s;
+}
+
+/* Let a measured interval pass (the kernel is not waited for here). */
+static void hold_ms(int n)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = n * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+#define HOLD_MS 200
+
+/*
+ * Check one window: the times must grow by the elapsed time together, and
+ * only the one of the status held throughout.  Returns 0 or fills why.
+ */
+static int check_window(const struct times *t0, const struct times *t1,
+			const char *held, char *why, size_t len)
+{
+	long long da = t1->a - t0->a, ds = t1->s - t0->s;
+	double el = ms(t1->at - t0->at), tol = el / 100 + 10;
+	bool active = !strcmp(held, "active");
+
+	if (!t0->ok || !t1->ok) {
+		snprintf(why, len, "times unreadable: %s", devpm_error());
+		return -1;
+	}
+	if (da + ds < el - tol || da + ds > el + tol) {
+		snprintf(why, len,
+			 "%s %.0f ms: active +%lld ms + suspended +%lld ms = %lld ms, limit %.0f±%.0f ms",
+			 held, el, da, ds, da + ds, el, tol);
+		return -1;
+	}
+	if ((active && ds) || (!active && da)) {
+		snprintf(why, len,
+			 "%s for %.0f ms but %s time grew %lld ms",
+			 held, el, active ? "suspended" : "active",
+			 active ? ds : da);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Was p in state st throughout the window t0..t1?  Its status at both
+ * ends, and no transition in between in the trace if there is one.
+ */
+static bool steady(struct pset *s, struct pdev *p, const char *st,
+		   const struct times *t0, const struct times *t1)
+{
+	const struct devpm_event *ev;
+	size_t n;
+
+	if (strcmp(t0->status, st) || strcmp(t1->status, st))
+		return false;
+	if (!s->t)
+		return true;
+	devpm_trace_poll(s->t, 0);
+	ev = devpm_trace_events(s->t, &n);
+	return !devpm_rpm_resumes(ev, n, p->d.name, t0->at, t1->at, NULL, 0) &&
+	       !devpm_rpm_suspended_at(ev, n, p->d.name, t0->at, t1->at,
+				       NULL);
+}
+
+TEST_F(pci, runtime_time_accounting)
+{
+	struct pset *s = &self->s;
+	struct times *a0, *a1, *b0, *b1;
+	char why[256], st[16];
+	size_t i;
+
+	pset_parts(s, true, NULL);
+	pset_allow(s, false, true);
+	pset_settle(s);
+	a0 = calloc(s->n, sizeof(*a0));
+	a1 = calloc(s->n, sizeof(*a1));
+	b0 = calloc(s->n, sizeof(*b0));
+	b1 = calloc(s->n, sizeof(*b1));
+	ASSERT_TRUE(a0 && a1 && b0 && b1);
+
+	/* Window A: every device active (the parts resumed by control=on). */
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].part)
+			pdev_control(&s->v[i], "on");
+	for (i = 0; i < s->n; i++)
+		read_times(&s->v[i], &a0[i]);
+	hold_ms(HOLD_MS);
+	for (i = 0; i < s->n; i++)
+		read_times(&s->v[i], &a1[i]);
+
+	/* Window B: the parts suspended again. */
+	pset_allow(s, false, true);
+	pset_settle(s);
+	for (i = 0; i < s->n; i++)
+		read_times(&s->v[i], &b0[i]);
+	hold_ms(HOLD_MS);
+	for (i = 0; i < s->n; i++)
+		read_times(&s->v[i], &b1[i]);
+
+	devpm_sub_begin(&self->sub, "runtime_time_accounting");
+	for (i = 0; i < s->n; i++) {
+		struct pdev *p = &s->v[i];
+
+		devpm_dev_status(&p->d, st, sizeof(st));
+		if (strcmp(st, "active") && strcmp(st, "suspended")) {
+			devpm_sub_skip(&self->sub, p->d.name,
+				       "runtime_status %s: runtime PM disabled, nothing is accounted",
+				       st);
+			continue;
+		}
+		if (!steady(s, p, "active", &a0[i], &a1[i])) {
+			devpm_sub_skip(&self->sub, p->d.name,
+				       "not active throughout window A (it changed state by itself)");
+			continue;
+		}
+		if (check_window(&a0[i], &a1[i], "active", why, sizeof(why))) {
+			devpm_sub_fail(&self->sub, p->d.name, "%s", why);
+			continue;
+		}
+		if (!p->part) {
+			devpm_sub_pass(&self->sub, p->d.name,
+				       "active %.0f ms: +%lld ms active, +0 suspended (it does not suspend: %s)",
+				       ms(a1[i].at - a0[i].at),
+				       a1[i].a - a0[i].a, p->skip);
+			continue;
+		}
+		if (!steady(s, p, "suspended", &b0[i], &b1[i])) {
+			devpm_sub_fail(&self->sub, p->d.name,
+				       "not suspended throughout window B (%.0f ms) though idle",
+				       ms(b1[i].at - b0[i].at));
+			continue;
+		}
+		if (check_window(&b0[i], &b1[i], "suspended", why,
+				 sizeof(why))) {
+			devpm_sub_fail(&self->sub, p->d.name, "%s", why);
+			continue;
+		}
+		devpm_sub_pass(&self->sub, p->d.name,
+			       "active %.0f ms: +%lld/+%lld ms; suspended %.0f ms: +%lld/+%lld ms (active/suspended)",
+			       ms(a1[i].at - a0[i].at), a1[i].a - a0[i].a,
+			       a1[i].s - a0[i].s, ms(b1[i].at - b0[i].at),
+			       b1[i].a - b0[i].a, b1[i].s - b0[i].s);
+	}
+	free(a0);
+	free(a1);
+	free(b0);
+	free(b1);
+	DEVPM_SUB_END(&self->sub);
+}
+
+DEVPM_TEST_MAIN(info)

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * common.h - what the SCSI test programs share: a disk under test with its
+ * target and host, waits that always say why, a trace of all of them, and
+ * I/O cycles run on many disks at once (each burst when its disk is found
+ * suspended), so that slow disks do not add up.
+ */
+#ifndef DEVPM_SCSI_COMMON_H
+#define DEVPM_SCSI_COMMON_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "devpm.h"
+
+/* A disk under test. */
+struct dk {
+	const struct devpm_scsi_disk *d;
+	struct devpm_dev sd, tgt, host;
+	bool on;		/* still under test */
+	bool failed;		/* its FAIL line is out */
+	char why[768];		/* why it dropped out */
+};
+
+/* devpm_wait_status() whose res->why is set on every error. */
+static inline int wait_st(struct devpm_dev *d, struct devpm_trace *t,
+			  const char *status, int timeout_ms,
+			  struct devpm_wait_result *res)
+{
+	int r = devpm_wait_status(d, t, status, timeout_ms, res);
+
+	if (r && r != -ETIMEDOUT)
+		snprintf(res->why, sizeof(res->why), "waiting for %s: %s",
+			 status, devpm_error());
+	return r;
+}
+
+/* Open sd, target and host of d; on error a FAIL line and -1. */
+static inline int dk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
+			  struct dk *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->d = d;
+	if (devpm_dev_open(&x->sd, d->path) < 0 ||
+	    devpm_dev_open(&x->tgt, d->target_path) < 0 ||
+	    devpm_dev_open(&x->host, d->host_path) < 0) {
+		devpm_sub_fail(s, d->name, "%s", devpm_error());
+		return -1;
+	}
+	x->on = true;
+	return 0;
+}
+
+/*
+ * The disks whose PM knobs devpm may write (and, with data, that it may
+ * write test data to); the others get a SKIP line.  Returns the count.
+ */
+static inline size_t dk_select(struct devpm_sub *s,
+			       const struct devpm_scsi_disk *d, size_t n,
+			       bool data, struct dk *x)
+{
+	char why[512];
+	size_t i, k = 0;
+	long size;
+
+	for (i = 0; i < n; i++) {
+		if (!devpm_scsi_pm_ok(&d[i], why, sizeof(why)) ||
+		    (data && !devpm_scsi_data_ok(&d[i], why, sizeof(why)))) {
+			devpm_sub_skip(s, d[i].name, "%s", why);
+			continue;
+		}
+		if (!d[i].block[0]) {
+			devpm_sub_skip(s, d[i].name, "no block device yet");
+			continue;
+		}
+		if (devpm_fmt(why, sizeof(why), "/sys/class/block/%s/size",
+			      d[i].block) || devpm_read_long(why, &size) ||
+		    size <= 0) {
+			devpm_sub_skip(s, d[i].name, "%s: no medium (size 0)",
+				       d[i].block);
+			continue;
+		}
+		if (!dk_open(s, &d[i], &x[k]))
+			k++;
+	}
+	return k;
+}
+
+/* Trace the rpm events of every disk, target and host of x. */
+static inline struct devpm_trace *dk_trace(struct dk *x, size_t n,
+					   const char *const *extra)
+{
+	const char **names = calloc(3 * n + 8, sizeof(*names));
+	struct devpm_trace *t;
+	size_t i, k = 0;
+
+	if (!names)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		names[k++] = x[i].sd.name;
+		names[k++] = x[i].tgt.name;
+		names[k++] = x[i].host.name;
+	}
+	for (i = 0; extra && extra[i] && i < 7; i++)
+		names[k++] = extra[i];
+	t = devpm_trace_start(names);
+	if (!t)
+		devpm_note("no trace (%s): polling runtime_status",
+			   devpm_error());
+	free(names);
+	return t;
+}
+
+static inline const struct devpm_event *dk_events(struct devpm_trace *t,
+						  size_t *n)
+{
+	*n = 0;
+	if (!t)
+		return NULL;
+	devpm_trace_poll(t, 0);
+	return devpm_trace_events(t, n);
+}
+
+/* Drop x out of the test with a FAIL line. */
+static inline void dk_fail(struct devpm_sub *s, struct dk *x,
+			   const char *why)
+{
+	devpm_sub_fail(s, x->d->name, "%s: %s", x->d->block, why);
+	x->on = false;
+	x->failed = true;
+}
+
+static inline void dk_sleep_ms(int ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = (long)ms * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Run `cycles` bursts on every disk still on: each when its sd device is
+ * found suspended, at most bound_ms after the previous one.  Between
+ * checks it waits for a trace event (or backs off, 1-32 ms, without one).
+ * burst() returns 0, or -1 with x->why set; a disk that fails or never
+ * suspends drops out with x->why set.
+ */
+static inline void dk_cycles(struct dk *x, size_t n, struct devpm_trace *t,
+			     int cycles, int bound_ms,
+			     int (*burst)(struct dk *x, size_t i, int cycle,
+					  void *arg), void *arg)
+{
+	int *done = calloc(n ? n : 1, sizeof(*done));
+	uint64_t *since = calloc(n ? n : 1, sizeof(*since));
+	int backoff = 1;
+	size_t i;
+
+	if (!done || !since)
+		goto out;
+	for (i = 0; i < n; i++)
+		since[i] = devpm_now_us();
+	for (;;) {
+		bool active = false, progress = false;
+
+		for (i = 0; i < n; i++) {
+			struct devpm_wait_result res;
+			char st[32];
+
+			if (!x[i].on || done[i] == cycles)
+				continue;
+			active = true;
+			if (devpm_dev_status(&x[i].sd, st, sizeof(st)) < 0)
+				st[0] = '\0';
+			if (!strcmp(st, "suspended")) {
+				if (burst(&x[i], i, done[i], arg)) {
+					x[i].on = false;
+					continue;
+				}
+				done[i]++;
+				since[i] = devpm_now_us();
+				progress = true;
+			} else if (devpm_now_us() - since[i] >
+				   (uint64_t)bound_ms * 1000) {
+				/* A zero wait fills in the diagnosis. */
+				wait_st(&x[i].sd, NULL, "suspended", 0, &res);
+				snprintf(x[i].why, sizeof(x[i].why),
+					 "cycle %d: not suspended within %d ms: %s",
+					 done[i] + 1, bound_ms, res.why);
+				x[i].on = false;
+			}
+		}
+		if (!active)
+			break;
+		if (progress) {
+			backoff = 1;
+			continue;
+		}
+		if (!t || devpm_trace_poll(t, backoff) < 0)
+			dk_sleep_ms(backoff);
+		if (backoff < 32)
+			backoff *= 2;
+	}
+out:
+	free(done);
+	free(since);
+}
+
+#endif

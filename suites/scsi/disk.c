@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * disk.c - SCSI disks under runtime PM: each disk (scsi_debug always, and
+ * whatever virtio-scsi, usb-storage, ahci... disks are there) autosuspends
+ * once user space sets a delay, then its target and host; I/O resumes
+ * host, target and disk in that order, once per burst, with the data
+ * intact; the write cache is flushed before the disk suspends; usage
+ * counts balance.
+ *
+ * sd starts with control=on and autosuspend_delay_ms=-1: every case sets
+ * both (journaled).  Data is written only where devpm_scsi_data_ok()
+ * allows (scsi_debug; other disks with --allow-disk and nothing on them),
+ * into a region whose content is read first and written back after.
+ */
+#include "test.h"
+#include "common.h"
+
+#define DELAY_MS	100	/* autosuspend delay set on the disks */
+#define CYCLE_DELAY_MS	50	/* the same for the I/O cycles */
+#define SUSPEND_SLACK_MS 500	/* allowed past delay + 25% timer slack */
+#define CYCLES		20
+#define USAGE_CYCLES	10
+#define BLK		4096
+
+static const struct devpm_test_info info = {
+	.suite = "scsi",
+	.timeout_s = 120,
+	.needs = {
+		.root = true,
+		.kconfigs = (const char *const[]){ "CONFIG_PM",
+						   "CONFIG_BLK_DEV_SD", NULL },
+		.modules = (const char *const[]){ "scsi_debug", NULL },
+	},
+};
+
+FIXTURE(scsi) {
+	off_t mark;
+	struct devpm_scsi_disk *d;
+	size_t n;
+	struct dk *x;
+	struct devpm_trace *t;
+};
+
+FIXTURE_SETUP(scsi)
+{
+	self->mark = devpm_case_setup();
+	self->t = NULL;
+	if (devpm_scsi_disks(&self->d, &self->n) < 0)
+		TH_LOG("scsi disks: %s", devpm_error());
+	self->x = calloc(self->n ? self->n : 1, sizeof(*self->x));
+}
+
+FIXTURE_TEARDOWN(scsi)
+{
+	if (self->t)
+		devpm_trace_stop(self->t);
+	free(self->x);
+	free(self->d);
+	devpm_case_teardown(self->mark);
+}
+
+/* Wait until every disk still on has sd, target and host suspended. */
+static void settle(struct devpm_sub *s, struct dk *x, size_t n,
+		   struct devpm_trace *t, long delay_ms, bool parents)
+{
+	struct devpm_wait_result res;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!x[i].on)
+			continue;
+		if (wait_st(&x[i].sd, t, "suspended",
+			    (int)(delay_ms + delay_ms / 4 + 2000), &res) ||
+		    (parents && (wait_st(&x[i].tgt, t, "suspended", 1000,
+					 &res) ||
+				 wait_st(&x[i].host, t, "suspended", 1000,
+					 &res))))
+			dk_fail(s, &x[i], res.why);
+	}
+}
+
+/* Set delay and control on every disk still on. */
+static void set_all(struct devpm_sub *s, struct dk *x, size_t n, long delay,
+		    const char *control)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i].on && devpm_scsi_rpm_set(x[i].d, delay, control))
+			dk_fail(s, &x[i], devpm_error());
+}
+
+static bool any_suspended(void *arg)
+{
+	struct dk *x = ((void **)arg)[0];
+	size_t n = *(size_t *)((void **)arg)[1], i;
+	char st[32];
+
+	for (i = 0; i < n; i++)
+		if (x[i].on && !devpm_dev_status(&x[i].sd, st, sizeof(st)) &&
+		    !strcmp(st, "suspended"))
+			return true;
+	return false;
+}
+
+TEST_F(scsi, disk_autosuspends)
+{
+	const double lo = DELAY_MS, hi = DELAY_MS * 1.25 + SUSPEND_SLACK_MS;
+	uint64_t *t_auto = calloc(self->n + 1, sizeof(uint64_t));
+	int hold = DELAY_MS + DELAY_MS / 4 + 300;
+	struct devpm_sub s;
+	size_t n, i;
+
+	devpm_sub_begin(&s, "disk_autosuspends");
+	n = dk_select(&s, self->d, self->n, false, self->x);
+	self->t = dk_trace(self->x, n, NULL);
+	/* Negative control: with control=on no disk may suspend. */
+	set_all(&s, self->x, n, DELAY_MS, "on");
+	{
+		void *arg[2] = { self->x, &n };
+
+		if (devpm_poll_until(any_suspended, arg, hold))
+			for (i = 0; i < n; i++) {
+				char st[32];
+
+				if (self->x[i].on &&
+				    !devpm_dev_status(&self->x[i].sd, st,
+						      sizeof(st)) &&
+				    !strcmp(st, "suspended"))
+					dk_fail(&s, &self->x[i],
+						"suspended with control=on");
+			}
+	}
+	for (i = 0; i < n; i++) {
+		t_auto[i] = devpm_now_us();
+		if (self->x[i].on &&
+		    devpm_scsi_rpm_set(self->x[i].d, DELAY_MS, "auto"))
+			dk_fail(&s, &self->x[i], devpm_error());
+	}
+	settle(&s, self->x, n, self->t, DELAY_MS, true);
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+		const struct devpm_event *ev;
+		uint64_t now = devpm_now_us(), a_sd, a_tgt, a_host, dur;
+		double after;
+		size_t ne;
+
+		if (!x->on)
+			continue;
+		ev = dk_events(self->t, &ne);
+		a_sd = devpm_rpm_suspended_at(ev, ne, x->sd.name, t_auto[i],
+					      now, &dur);
+		a_tgt = devpm_rpm_suspended_at(ev, ne, x->tgt.name, t_auto[i],
+					       now, NULL);
+		a_host = devpm_rpm_suspended_at(ev, ne, x->host.name,
+						t_auto[i], now, NULL);
+		if (!self->t) {
+			devpm_sub_pass(&s, x->d->name,
+				       "%s, %s and %s suspended after control=auto (order and timing unchecked: no trace)",
+				       x->d->block, x->tgt.name, x->host.name);
+			continue;
+		}
+		if (!a_sd || !a_tgt || !a_host) {
+			dk_fail(&s, x, "suspended, but the trace shows no suspend of it, its target or host");
+			continue;
+		}
+		after = (double)(a_sd - t_auto[i]) / 1000;
+		devpm_metric(x->d->name, "suspend_after_ms", after);
+		devpm_metric(x->d->name, "suspend_us", (double)dur);
+		if (after < lo || after > hi) {
+			char why[256];
+
+			snprintf(why, sizeof(why),
+				 "suspended %.1f ms after control=auto; limit %.0f-%.0f ms (delay %d ms + 25%% + %d ms)",
+				 after, lo, hi, DELAY_MS, SUSPEND_SLACK_MS);
+			dk_fail(&s, x, why);
+		} else if (a_tgt < a_sd || a_host < a_tgt) {
+			char why[256];
+
+			snprintf(why, sizeof(why),
+				 "suspend order wrong: disk at +%.3f ms, %s at +%.3f ms, %s at +%.3f ms",
+				 after, x->tgt.name,
+				 (double)(a_tgt - t_auto[i]) / 1000,
+				 x->host.name,
+				 (double)(a_host - t_auto[i]) / 1000);
+			dk_fail(&s, x, why);
+		} else {
+			devpm_sub_pass(&s, x->d->name,
+				       "%s active %d ms with control=on; suspended %.1f ms after control=auto (delay %d ms, callback %llu us), then %s (+%llu us), %s (+%llu us)",
+				       x->d->block, hold, after, DELAY_MS,
+				       (unsigned long long)dur, x->tgt.name,
+				       (unsigned long long)(a_tgt - a_sd),
+				       x->host.name,
+				       (unsigned long long)(a_host - a_tgt));
+		}
+	}
+	free(t_auto);
+	DEVPM_SUB_END(&s);
+}
+
+/* The test region: the middle of the disk, 1 MiB aligned. */
+static off_t region_of(const struct devpm_blk *b, size_t len)
+{
+	unsigned long long off = (b->bytes / 2) & ~((1ULL << 20) - 1);
+
+	if (off + len > b->bytes)
+		off = 0;
+	return (off_t)off;
+}
+
+static uint64_t seed_of(const struct devpm_scsi_disk *d, int k)
+{
+	return ((uint64_t)d->host_no << 40 | (uint64_t)d->id << 24 |
+		(d->lun & 0xffff) << 8) + (uint64_t)k;
+}
+
+/* A disk's data under test: the region and what was there before. */
+struct io {
+	struct devpm_blk b;
+	off_t off;
+	size_t len;
+	void *orig, *buf;
+	bool saved;
+	uint64_t lat_s[CYCLES + 1], lat_a[CYCLES + 1];
+	int ns, na, resumes_checked;
+};
+
+/* Open for writing and save the region (the read resumes the disk). */
+static int io_open(struct dk *x, struct io *io, size_t len)
+{
+	int r;
+
+	memset(io, 0, sizeof(*io));
+	io->b.fd = -1;
+	r = devpm_blk_open(x->d->block, true, &io->b);
+	if (r)
+		goto err;
+	io->len = len;
+	io->off = region_of(&io->b, len);
+	io->orig = devpm_blk_alloc(len);
+	io->buf = devpm_blk_alloc(len);
+	if (!io->orig || !io->buf) {
+		r = devpm_fail(ENOMEM, "out of memory");
+		goto err;
+	}
+	r = devpm_blk_read(&io->b, io->orig, len, io->off);
+	if (r)
+		goto err;
+	io->saved = true;
+	return 0;
+err:
+	snprintf(x->why, sizeof(x->why), "%s", devpm_error());
+	return r;
+}
+
+/* Put the region back; a failure is the disk's FAIL. */
+static int io_close(struct dk *x, struct io *io)
+{
+	int r = 0;
+
+	if (io->saved && devpm_blk_write(&io->b, io->orig, io->len, io->off)) {
+		snprintf(x->why, sizeof(x->why),
+			 "could not restore %zu bytes at %lld: %s", io->len,
+			 (long long)io->off, devpm_error());
+		r = -1;
+	}
+	devpm_blk_close(&io->b);
+	free(io->orig);
+	free(io->buf);
+	io->orig = io->buf = NULL;
+	return r;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+struct io_ctx {
+	struct io *io;
+	struct devpm_trace *t;
+};
+
+/*
+ * Cycle k, the disk suspended: read block k (written in the previous
+ * cycle, before the suspend), read it again while active, write the
+ * pattern of k + 1 into block k + 1.  Exactly one resume.
+ */
+static int io_burst(struct dk *x, size_t i, int k, void *arg)
+{
+	struct io_ctx *c = arg;
+	struct io *io = &c->io[i];
+	const struct devpm_event *ev;
+	uint64_t t0, t1, t2, t3;
+	off_t blk = io->off + (off_t)k * BLK;
+	long bad;
+	size_t n;
+	int res;
+
+	t0 = devpm_now_us();
+	if (devpm_blk_read(&io->b, io->buf, BLK, blk))
+		goto err;
+	t1 = devpm_now_us();
+	bad = devpm_pattern_check(io->buf, BLK, seed_of(x->d, k));
+	if (bad >= 0) {
+		snprintf(x->why, sizeof(x->why),
+			 "cycle %d: block written before the suspend differs at byte %ld",
+			 k + 1, bad);
+		return -1;
+	}
+	t2 = devpm_now_us();
+	if (devpm_blk_read(&io->b, io->buf, BLK, blk))
+		goto err;
+	t3 = devpm_now_us();
+	io->lat_s[io->ns++] = t1 - t0;
+	io->lat_a[io->na++] = t3 - t2;
+	if (k < CYCLES) {
+		devpm_pattern_fill(io->buf, BLK, seed_of(x->d, k + 1));
+		if (devpm_blk_write(&io->b, io->buf, BLK, blk + BLK))
+			goto err;
+	}
+	if (!c->t)
+		return 0;
+	ev = dk_events(c->t, &n);
+	res = devpm_rpm_resumes(ev, n, x->sd.name, t0, devpm_now_us(), NULL,
+				0);
+	if (res != 1) {
+		snprintf(x->why, sizeof(x->why),
+			 "cycle %d: %d resumes during one I/O burst (want 1)",
+			 k + 1, res);
+		return -1;
+	}
+	io->resumes_checked++;
+	return 0;
+err:
+	snprintf(x->why, sizeof(x->why), "cycle %d: %s", k + 1, devpm_error());
+	return -1;
+}
+
+TEST_F(scsi, io_resumes_data_intact)
+{
+	struct io *io = calloc(self->n + 1, sizeof(*io));
+	struct io_ctx c = { .io = io };
+	struct devpm_sub s;
+	size_t n, i;
+
+	devpm_sub_begin(&s, "io_resumes_data_intact");
+	n = dk_select(&s, self->d, self->n, true, self->x);
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+
+		if (io_open(x, &io[i], (CYCLES + 1) * BLK)) {
+			dk_fail(&s, x, x->why);
+			continue;
+		}
+		devpm_pattern_fill(io[i].buf, BLK, seed_of(x->d, 0));
+		if (devpm_blk_write(&io[i].b, io[i].buf, BLK, io[i].off))
+			dk_fail(&s, x, devpm_error());
+	}
+	c.t = self->t = dk_trace(self->x, n, NULL);
+	set_all(&s, self->x, n, CYCLE_DELAY_MS, "auto");
+	dk_cycles(self->x, n, self->t, CYCLES + 1,
+		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, io_burst, &c);
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+		bool was_on = x->on;
+
+		if (io[i].b.fd < 0)
+			continue;
+		if (io_close(x, &io[i])) {
+			if (x->failed)
+				devpm_note("%s: %s", x->d->name, x->why);
+			else
+				dk_fail(&s, x, x->why);
+			continue;
+		}
+		if (x->failed)
+			continue;
+		if (!was_on) {
+			dk_fail(&s, x, x->why);
+			continue;
+		}
+		devpm_metric(x->d->name, "first_io_latency_us",
+			     (double)median(io[i].lat_s, io[i].ns));
+		devpm_metric(x->d->name, "active_io_latency_us",
+			     (double)median(io[i].lat_a, io[i].na));
+		devpm_sub_pass(&s, x->d->name,
+			       "%s: %d cycles: pattern written with O_DIRECT read back identical after each suspend; %s; first I/O %llu us suspended, %llu us active (medians); region restored",
+			       x->d->block, CYCLES, self->t ?
+			       "exactly one resume per burst" :
+			       "resumes uncounted (no trace)",
+			       (unsigned long long)io[i].lat_s[io[i].ns / 2],
+			       (unsigned long long)io[i].lat_a[io[i].na / 2]);
+	}
+	free(io);
+	DEVPM_SUB_END(&s);
+}
+
+TEST_F(scsi, resume_order_host_target_disk)
+{
+	struct devpm_sub s;
+	size_t n, i;
+	void *buf = devpm_blk_alloc(BLK);
+
+	devpm_sub_begin(&s, "resume_order_host_target_disk");
+	n = dk_select(&s, self->d, self->n, false, self->x);
+	self->t = dk_trace(self->x, n, NULL);
+	set_all(&s, self->x, n, DELAY_MS, "auto");
+	settle(&s, self->x, n, self->t, DELAY_MS, true);
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+		const struct devpm_event *ev;
+		uint64_t t0, rh = 0, rt = 0, rd = 0;
+		int nh, nt, nd;
+		struct devpm_blk b;
+		size_t ne;
+		int r;
+
+		if (!x->on)
+			continue;
+		if (!self->t) {
+			devpm_sub_skip(&s, x->d->name,
+				       "needs tracefs to order the resumes");
+			continue;
+		}
+		/* Suspended since the settle above: a read resumes all. */
+		t0 = devpm_now_us();
+		r = devpm_blk_open(x->d->block, false, &b);
+		if (!r)
+			r = devpm_blk_read(&b, buf, BLK, 0);
+		devpm_blk_close(&b);
+		if (r) {
+			dk_fail(&s, x, devpm_error());
+			continue;
+		}
+		ev = dk_events(self->t, &ne);
+		nh = devpm_rpm_resumes(ev, ne, x->host.name, t0,
+				       devpm_now_us(), &rh, 1);
+		nt = devpm_rpm_resumes(ev, ne, x->tgt.name, t0,
+				       devpm_now_us(), &rt, 1);
+		nd = devpm_rpm_resumes(ev, ne, x->sd.name, t0, devpm_now_us(),
+				       &rd, 1);
+		if (nh != 1 || nt != 1 || nd != 1) {
+			char why[256];
+
+			snprintf(why, sizeof(why),
+				 "a read resumed %s %d times, %s %d, the disk %d (want 1 each)",
+				 x->host.name, nh, x->tgt.name, nt, nd);
+			dk_fail(&s, x, why);
+		} else if (!(rh < rt && rt < rd)) {
+			char why[256];
+
+			snprintf(why, sizeof(why),
+				 "resumes completed out of order: %s +%llu us, %s +%llu us, disk +%llu us",
+				 x->host.name,
+				 (unsigned long long)(rh - t0), x->tgt.name,
+				 (unsigned long long)(rt - t0),
+				 (unsigned long long)(rd - t0));
+			dk_fail(&s, x, why);
+		} else {
+			devpm_metric(x->d->name, "resume_us", (double)(rd - t0));
+			devpm_sub_pass(&s, x->d->name,
+				       "%s: a read resumed %s (+%llu us), then %s (+%llu us), then the disk (+%llu us)",
+				       x->d->block, x->host.name,
+				       (unsigned long long)(rh - t0),
+				       x->tgt.name,
+				       (unsigned long long)(rt - t0),
+				       (unsigned long long)(rd - t0));
+		}
+	}
+	free(buf);
+	DEVPM_SUB_END(&s);
+}
+
+/* What the trace shows between a write burst and the suspend after it. */
+struct flush {
+	uint64_t last_write, sync, sync_done, suspended, call;
+	char sync_status[32];
+	bool write_after_sync;
+};
+
+static void flush_of(struct devpm_trace *t, const struct dk *x, uint64_t from,
+		     uint64_t to, struct flush *f)
+{
+	const struct devpm_event *ev;
+	struct devpm_scsi_cmd c;
+	uint64_t dur;
+	size_t n, i;
+
+	memset(f, 0, sizeof(*f));
+	ev = dk_events(t, &n);
+	f->suspended = devpm_rpm_suspended_at(ev, n, x->sd.name, from, to,
+					      &dur);
+	f->call = f->suspended - dur;
+	for (i = 0; i < n; i++) {
+		if (ev[i].ts_us < from || ev[i].ts_us > to ||
+		    devpm_scsi_parse(&ev[i], &c) || !devpm_scsi_cmd_is(&c, x->d))
+			continue;
+		if (c.kind == DEVPM_SCSI_START &&
+		    devpm_scsi_op_is_write(c.opcode)) {
+			if (f->sync)
+				f->write_after_sync = true;
+			else
+				f->last_write = c.ts_us;
+		} else if (devpm_scsi_op_is_sync(c.opcode) && f->last_write &&
+			   !f->sync_done) {
+			if (c.kind == DEVPM_SCSI_START && !f->sync) {
+				f->sync = c.ts_us;
+			} else if (c.kind == DEVPM_SCSI_DONE && f->sync) {
+				f->sync_done = c.ts_us;
+				snprintf(f->sync_status, sizeof(f->sync_status),
+					 "%s", c.status);
+			}
+		}
+	}
+}
+
+/* Write one block while active, let the disk suspend, read the trace. */
+static int write_then_suspend(struct dk *x, struct io *io,
+			      struct devpm_trace *t, uint64_t seed,
+			      struct flush *f)
+{
+	struct devpm_wait_result res;
+	uint64_t t0;
+
+	/* Active or not: what counts is the flush after this write. */
+	t0 = devpm_now_us();
+	devpm_pattern_fill(io->buf, BLK, seed);
+	if (devpm_blk_write(&io->b, io->buf, BLK, io->off)) {
+		snprintf(x->why, sizeof(x->why), "%s", devpm_error());
+		return -1;
+	}
+	if (wait_st(&x->sd, t, "suspended", CYCLE_DELAY_MS * 2 + 2000,
+		    &res)) {
+		snprintf(x->why, sizeof(x->why), "after the write: %s",
+			 res.why);
+		return -1;
+	}
+	flush_of(t, x, t0, devpm_now_us(), f);
+	if (!f->last_write || !f->suspended) {
+		snprintf(x->why, sizeof(x->why),
+			 "the trace shows no %s", f->last_write ?
+			 "suspend after the write" : "WRITE command");
+		return -1;
+	}
+	return 0;
+}
+
+/* Negative control: the kernel told the cache is off sends no flush. */
+static int flush_control(struct dk *x, struct io *io, struct devpm_trace *t)
+{
+	char k[DEVPM_PATH_MAX];
+	struct flush f;
+	int r;
+
+	/* "temporary" changes sd's view only: no MODE SELECT reaches it. */
+	if (devpm_scsi_attr(x->d, "scsi_disk/cache_type", k, sizeof(k)) ||
+	    devpm_journal_undo_write(k, "temporary write back") ||
+	    devpm_write_str(k, "temporary write through")) {
+		snprintf(x->why, sizeof(x->why), "cache_type: %s",
+			 devpm_error());
+		return -1;
+	}
+	r = write_then_suspend(x, io, t, seed_of(x->d, 2), &f);
+	devpm_write_str(k, "temporary write back");
+	if (r)
+		return -1;
+	if (f.sync) {
+		snprintf(x->why, sizeof(x->why),
+			 "SYNCHRONIZE CACHE sent though sd was told the cache is write through");
+		return -1;
+	}
+	return 0;
+}
+
+TEST_F(scsi, cache_flushed_before_suspend)
+{
+	struct devpm_sub s;
+	size_t n, i;
+
+	devpm_sub_begin(&s, "cache_flushed_before_suspend");
+	n = dk_select(&s, self->d, self->n, true, self->x);
+	self->t = dk_trace(self->x, n, NULL);
+	if (self->t) {
+		struct devpm_scsi_disk *dd = calloc(n + 1, sizeof(*dd));
+
+		for (i = 0; dd && i < n; i++)
+			dd[i] = *self->x[i].d;
+		if (!dd || devpm_scsi_trace(self->t, dd, n)) {
+			devpm_note("scsi events: %s", devpm_error());
+			devpm_trace_stop(self->t);
+			self->t = NULL;
+		}
+		free(dd);
+	}
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+		struct io io;
+		struct flush f;
+		int wc = devpm_scsi_write_cache(x->d);
+
+		if (!self->t) {
+			devpm_sub_skip(&s, x->d->name,
+				       "needs tracefs with scsi events: %s",
+				       devpm_error());
+			continue;
+		}
+		if (wc <= 0) {
+			devpm_sub_skip(&s, x->d->name,
+				       "%s: %s", x->d->block, wc < 0 ?
+				       devpm_error() :
+				       "write cache off (write through): sd sends no flush");
+			continue;
+		}
+		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto")) {
+			dk_fail(&s, x, devpm_error());
+			continue;
+		}
+		if (io_open(x, &io, BLK)) {
+			dk_fail(&s, x, x->why);
+			io_close(x, &io);
+			continue;
+		}
+		if (write_then_suspend(x, &io, self->t, seed_of(x->d, 1),
+				       &f) ||
+		    flush_control(x, &io, self->t)) {
+			io_close(x, &io);
+			dk_fail(&s, x, x->why);
+			continue;
+		}
+		if (io_close(x, &io)) {
+			dk_fail(&s, x, x->why);
+		} else if (!f.sync || f.sync > f.suspended) {
+			dk_fail(&s, x, "no SYNCHRONIZE CACHE between the last WRITE and the suspend");
+		} else if (f.write_after_sync) {
+			dk_fail(&s, x, "a WRITE came after the SYNCHRONIZE CACHE, before the suspend");
+		} else if (f.sync_status[0] &&
+			   strcmp(f.sync_status, "SAM_STAT_GOOD")) {
+			char why[128];
+
+			snprintf(why, sizeof(why),
+				 "SYNCHRONIZE CACHE completed with %s",
+				 f.sync_status);
+			dk_fail(&s, x, why);
+		} else {
+			devpm_metric(x->d->name, "flush_us",
+				     f.sync_done ? (double)(f.sync_done - f.sync) :
+				     0);
+			devpm_sub_pass(&s, x->d->name,
+				       "%s: SYNCHRONIZE CACHE %.1f ms after the last WRITE, %.1f ms before the suspend completed (%s); none when sd was told write through",
+				       x->d->block,
+				       (double)(f.sync - f.last_write) / 1000,
+				       (double)(f.suspended - f.sync) / 1000,
+				       f.sync_status[0] ? f.sync_status :
+				       "status not traced");
+		}
+	}
+	DEVPM_SUB_END(&s);
+}
+
+/* Usage now: runtime_usage, else the last trace event; -1 unknowable. */
+static long usage_of(struct devpm_dev *d, struct devpm_trace *t,
+		     uint64_t from)
+{
+	const struct devpm_event *ev;
+	size_t n;
+
+	if (!devpm_dev_snapshot(d) && d->rpm.have_usage)
+		return d->rpm.usage;
+	ev = dk_events(t, &n);
+	return devpm_rpm_last_usage(ev, n, d->name, from, devpm_now_us());
+}
+
+static int read_burst(struct dk *x, size_t i, int k, void *arg)
+{
+	struct devpm_blk b;
+	int r;
+
+	(void)i;
+	(void)k;
+	r = devpm_blk_open(x->d->block, false, &b);
+	if (!r)
+		r = devpm_blk_read(&b, arg, BLK, 0);
+	devpm_blk_close(&b);
+	if (r)
+		snprintf(x->why, sizeof(x->why), "%s", devpm_error());
+	return r ? -1 : 0;
+}
+
+TEST_F(scsi, usage_balanced_after_cycles)
+{
+	long *base = calloc(self->n + 1, sizeof(long));
+	void *buf = devpm_blk_alloc(BLK);
+	uint64_t t0 = devpm_now_us();
+	struct devpm_sub s;
+	size_t n, i;
+
+	devpm_sub_begin(&s, "usage_balanced_after_cycles");
+	n = dk_select(&s, self->d, self->n, false, self->x);
+	self->t = dk_trace(self->x, n, NULL);
+	set_all(&s, self->x, n, CYCLE_DELAY_MS, "auto");
+	settle(&s, self->x, n, self->t, CYCLE_DELAY_MS, true);
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+		long held;
+
+		if (!x->on)
+			continue;
+		/* Negative control: control=on holds one reference. */
+		devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "on");
+		held = usage_of(&x->sd, self->t, t0);
+		devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto");
+		base[i] = usage_of(&x->sd, self->t, t0);
+		if (base[i] < 0 || held < 0) {
+			devpm_sub_skip(&s, x->d->name,
+				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
+			x->on = false;
+		} else if (held != base[i] + 1) {
+			char why[128];
+
+			snprintf(why, sizeof(why),
+				 "usage %ld with control=on, %ld with auto: the count does not show a held reference",
+				 held, base[i]);
+			dk_fail(&s, x, why);
+		}
+	}
+	dk_cycles(self->x, n, self->t, USAGE_CYCLES,
+		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, read_burst, buf);
+	settle(&s, self->x, n, self->t, CYCLE_DELAY_MS, true);
+	for (i = 0; i < n; i++) {
+		struct dk *x = &self->x[i];
+		long u;
+
+		if (!x->on) {
+			if (!x->failed && x->why[0])
+				dk_fail(&s, x, x->why);
+			continue;
+		}
+		u = usage_of(&x->sd, self->t, t0);
+		devpm_dev_snapshot(&x->tgt);
+		devpm_dev_snapshot(&x->host);
+		if (u != base[i]) {
+			char why[128];
+
+			snprintf(why, sizeof(why),
+				 "usage %ld after %d open/read/close cycles, %ld before",
+				 u, USAGE_CYCLES, base[i]);
+			dk_fail(&s, x, why);
+		} else if ((x->tgt.rpm.have_active_kids &&
+			    x->tgt.rpm.active_kids) ||
+			   (x->host.rpm.have_usage && x->host.rpm.usage) ||
+			   (x->tgt.rpm.have_usage && x->tgt.rpm.usage)) {
+			char why[160];
+
+			snprintf(why, sizeof(why),
+				 "%s usage %ld active children %ld, %s usage %ld after the cycles",
+				 x->tgt.name, x->tgt.rpm.usage,
+				 x->tgt.rpm.active_kids, x->host.name,
+				 x->host.rpm.usage);
+			dk_fail(&s, x, why);
+		} else {
+			devpm_sub_pass(&s, x->d->name,
+				       "%s: usage %ld before and after %d open/read/close cycles from suspended (control=on showed %ld); %s and %s hold nothing",
+				       x->d->block, base[i], USAGE_CYCLES,
+				       base[i] + 1, x->tgt.name, x->host.name);
+		}
+	}
+	free(base);
+	free(buf);
+	DEVPM_SUB_END(&s);
+}
+
+DEVPM_TEST_MAIN(info)

@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * autosuspend.c - idle USB devices autosuspend within their delay, hubs
+ * after their children and before them on resume, the host controller
+ * after its whole bus, and usage counts balance over many cycles.
+ *
+ * Every USB device gets control=auto and a short delay (journaled), and so
+ * does what hangs below it (an sd disk starts at on / -1).
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+
+#define DELAY_MS	50	/* written on every device */
+#define CYCLES		20
+#define CYCLE_DELAY_MS	0	/* suspend at once: cycles are many */
+#define CYCLE_DISK_DELAY_MS 20	/* sd: see usb_bus.h */
+#define HUB_DELAY_MS	50
+#define HC_WAIT_MS	300	/* for the controller, beyond its delay */
+#define ON_HOLD_MS	(DELAY_MS + 150) /* control=on, past the delay */
+#define MAX_NODES	8
+
+static const struct devpm_test_info info = {
+	.suite = "usb",
+	.timeout_s = 150,
+	.needs = {
+		.root = true,
+		.files = (const char *const[]){ "/sys/bus/usb/devices", NULL },
+	},
+};
+
+FIXTURE(usb) {
+	off_t mark;
+	struct devpm_usb_bus b;
+};
+
+FIXTURE_SETUP(usb)
+{
+	self->mark = devpm_case_setup();
+}
+
+FIXTURE_TEARDOWN(usb)
+{
+	struct devpm_usb_hold *h = devpm_usb_bus_hold(&self->b);
+
+	devpm_case_teardown(self->mark);
+	devpm_usb_release(h);
+	devpm_usb_bus_free(&self->b);
+}
+
+/* The first resume of dev in the window that really resumed it. */
+static bool traced_resume(struct devpm_trace *t, const char *dev,
+			  uint64_t from, uint64_t to, struct devpm_call *out)
+{
+	struct devpm_call c[64];
+	const struct devpm_event *ev;
+	size_t n, k, i;
+
+	if (!t)
+		return false;
+	devpm_trace_poll(t, 0);
+	ev = devpm_trace_events(t, &n);
+	k = devpm_rpm_calls(ev, n, dev, from, to, c, 64);
+	for (i = 0; i < k && i < 64; i++) {
+		if (c[i].type == DEVPM_EV_RPM_RESUME && c[i].ret_us &&
+		    c[i].ret == 0 && !(c[i].flags & DEVPM_RPM_ASYNC)) {
+			*out = c[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Resume one device (control=on), let it go (control=auto) and time its
+ * autosuspend: not before its delay since the resume (which marked it
+ * busy), not later than delay + bound after control=auto.  The verdict
+ * goes into the item (taken out on failure) and msg.
+ */
+static void timed_autosuspend(struct devpm_usb_bus *b,
+			      struct devpm_usb_item *it, char *msg,
+			      size_t len)
+{
+	const char *name = it->u.dev.name;
+	struct devpm_wait_result res;
+	struct devpm_call rc;
+	uint64_t t0, t_auto, at, dur = 0, busy;
+	bool traced;
+	double after, since_busy;
+	int r;
+
+	t0 = devpm_now_us();
+	r = devpm_usb_control(&it->u, "on");
+	t_auto = devpm_now_us();
+	if (!r)
+		r = devpm_usb_control(&it->u, "auto");
+	if (r) {
+		devpm_usb_item_out(it, true, "%s", devpm_error());
+		return;
+	}
+	r = devpm_wait_status(&it->u.dev, b->t, "suspended",
+			      DELAY_MS + DEVPM_USB_BOUND_MS, &res);
+	if (r) {
+		devpm_usb_item_out(it, true, "%s", r == -ETIMEDOUT ? res.why :
+				   devpm_error());
+		return;
+	}
+	at = res.at_us;
+	traced = traced_resume(b->t, name, t0, t_auto, &rc);
+	if (b->t) {
+		const struct devpm_event *ev;
+		size_t n;
+		uint64_t a;
+
+		ev = devpm_trace_events(b->t, &n);
+		a = devpm_rpm_suspended_at(ev, n, name, t_auto, devpm_now_us(),
+					   &dur);
+		if (a)
+			at = a;
+	}
+	after = (double)(at - t_auto) / 1000;
+	busy = traced ? rc.call_us : t0;
+	since_busy = (double)(at - busy) / 1000;
+	devpm_metric(name, "autosuspend_ms", after);
+	if (traced) {
+		devpm_metric(name, "autosuspend_error_ms",
+			     (double)(at - rc.ret_us) / 1000 - DELAY_MS);
+		devpm_metric(name, "resume_us", (double)(rc.ret_us - rc.call_us));
+	}
+	if (dur)
+		devpm_metric(name, "suspend_us", (double)dur);
+	if (since_busy < DELAY_MS)
+		devpm_usb_item_out(it, true,
+				   "suspended %.1f ms after its resume, before its %d ms autosuspend delay",
+				   since_busy, DELAY_MS);
+	else if (after > DELAY_MS + DEVPM_USB_BOUND_MS)
+		devpm_usb_item_out(it, true,
+				   "suspended %.1f ms after control=auto, limit %d ms",
+				   after, DELAY_MS + DEVPM_USB_BOUND_MS);
+	else
+		snprintf(msg, len,
+			 "suspended %.1f ms after control=auto (delay %d ms, limit %d ms)%s",
+			 after, DELAY_MS, DELAY_MS + DEVPM_USB_BOUND_MS,
+			 traced ? "" : ", untraced");
+}
+
+static bool any_suspended(void *arg)
+{
+	struct devpm_usb_bus *b = arg;
+	char st[16];
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (b->it[i].ok &&
+		    !devpm_dev_status(&b->it[i].u.dev, st, sizeof(st)) &&
+		    strcmp(st, "active"))
+			return true;
+	return false;
+}
+
+/*
+ * The negative control: with control=on every device stays active well
+ * past its delay (status polled, runtime_suspended_time unchanged).
+ */
+static void control_on_holds(struct devpm_usb_bus *b)
+{
+	long long *base = calloc(b->n + 1, sizeof(*base));
+	size_t i;
+
+	if (!base)
+		return;
+	for (i = 0; i < b->n; i++) {
+		struct devpm_usb_item *it = &b->it[i];
+
+		if (it->ok && devpm_usb_control(&it->u, "on"))
+			devpm_usb_item_out(it, true, "%s", devpm_error());
+		devpm_dev_snapshot(&it->u.dev);
+		base[i] = it->u.dev.rpm.suspended_ms;
+	}
+	devpm_poll_until(any_suspended, b, ON_HOLD_MS);
+	for (i = 0; i < b->n; i++) {
+		struct devpm_usb_item *it = &b->it[i];
+
+		if (!it->ok)
+			continue;
+		devpm_dev_snapshot(&it->u.dev);
+		if (strcmp(it->u.dev.rpm.status, "active") ||
+		    it->u.dev.rpm.suspended_ms != base[i])
+			devpm_usb_item_out(it, true,
+					   "with control=on it suspended anyway: status %s, runtime_suspended_time +%lld ms in %d ms",
+					   it->u.dev.rpm.status,
+					   it->u.dev.rpm.suspended_ms - base[i],
+					   ON_HOLD_MS);
+	}
+	free(base);
+}
+
+TEST_F_TIMEOUT(usb, idle_devices_autosuspend, 60)
+{
+	struct devpm_sub s;
+	char (*msg)[256];
+	size_t i;
+
+	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, DELAY_MS, DELAY_MS, true))
+		TH_LOG("%s", devpm_error());
+	if (!self->b.n)
+		SKIP(return, "no USB device in /sys/bus/usb/devices");
+	msg = calloc(self->b.n + 1, sizeof(*msg));
+	ASSERT_TRUE(msg != NULL);
+	for (i = 0; i < self->b.n; i++)
+		if (self->b.it[i].ok)
+			timed_autosuspend(&self->b, &self->b.it[i], msg[i],
+					  sizeof(msg[i]));
+	control_on_holds(&self->b);
+	devpm_sub_begin(&s, "idle_devices_autosuspend");
+	for (i = 0; i < self->b.n; i++) {
+		if (self->b.it[i].ok)
+			devpm_sub_pass(&s, self->b.it[i].u.dev.name,
+				       "%s; control=on kept it active %d ms",
+				       msg[i], ON_HOLD_MS);
+		else
+			devpm_usb_item_report(&s, &self->b.it[i]);
+	}
+	free(msg);
+	DEVPM_SUB_END(&s);
+}
+
+/* Wait, with a bound, until the trace holds a completed resume of dev. */
+static void trace_settle(struct devpm_trace *t, const char *dev,
+			 uint64_t from)
+{
+	uint64_t end = devpm_now_us() + 200000;
+	struct devpm_call c;
+
+	while (!traced_resume(t, dev, from, UINT64_MAX, &c) &&
+	       devpm_now_us() < end)
+		devpm_trace_poll(t, 20);
+}
+
+static bool child_of(const struct devpm_usb_item *it,
+		     const struct devpm_usb_item *hub)
+{
+	return it->ok && !strcmp(it->u.parent, hub->u.dev.name);
+}
+
+static bool has_child(const struct devpm_usb_bus *b,
+		      const struct devpm_usb_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		if (child_of(&b->it[i], it))
+			return true;
+	return false;
+}
+
+/* Is it a hub whose order can be looked at? */
+static bool hub_testable(const struct devpm_usb_bus *b,
+			 const struct devpm_usb_item *it)
+{
+	return (it->u.hub || it->u.root_hub) && it->ok && has_child(b, it);
+}
+
+/*
+ * Wake every leaf (which wakes every hub above it), let them all go at
+ * once, and wait until every hub suspended again.  0, or -errno.
+ */
+static int tree_cycle(struct devpm_usb_bus *b, uint64_t *from)
+{
+	struct devpm_wait_result res;
+	uint64_t deadline;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < b->n && !r; i++)
+		if (b->it[i].ok && !has_child(b, &b->it[i]))
+			r = devpm_usb_control(&b->it[i].u, "on");
+	*from = devpm_now_us();
+	for (i = 0; i < b->n && !r; i++)
+		if (b->it[i].ok && !has_child(b, &b->it[i]))
+			r = devpm_usb_control(&b->it[i].u, "auto");
+	if (r)
+		return r;
+	deadline = devpm_now_us() +
+		   (uint64_t)(8 * HUB_DELAY_MS + DEVPM_USB_BOUND_MS) * 1000;
+	for (i = b->n; i-- > 0;) {
+		struct devpm_usb_item *it = &b->it[i];
+
+		if (!hub_testable(b, it))
+			continue;
+		r = devpm_wait_status(&it->u.dev, b->t, "suspended",
+				      devpm_usb_left_ms(deadline), &res);
+		if (r)
+			devpm_usb_item_out(it, true, "children idle again, hub %s",
+				r == -ETIMEDOUT ? res.why : devpm_error());
+	}
+	return 0;
+}
+
+static void suspend_order(struct devpm_usb_bus *b,
+			  struct devpm_usb_item *hub, uint64_t from,
+			  struct devpm_order *o)
+{
+	const char *kids[64];
+	const struct devpm_event *ev;
+	char why[300];
+	size_t i, nk = 0, n;
+
+	for (i = 0; i < b->n && nk < 64; i++)
+		if (child_of(&b->it[i], hub))
+			kids[nk++] = b->it[i].u.dev.name;
+	devpm_trace_poll(b->t, 0);
+	ev = devpm_trace_events(b->t, &n);
+	if (devpm_order_suspend(ev, n, hub->u.dev.name, kids, nk, from,
+				devpm_now_us(), o, why, sizeof(why)))
+		devpm_usb_item_out(hub, true, "suspend order: %s", why);
+}
+
+/* Resume one child of the suspended hub: the hub must resume first. */
+static void resume_order(struct devpm_usb_bus *b, struct devpm_usb_item *hub,
+			 const struct devpm_order *so, struct devpm_sub *s)
+{
+	const char *name = hub->u.dev.name;
+	struct devpm_wait_result res;
+	const struct devpm_event *ev;
+	struct devpm_order ro;
+	struct devpm_usb_item *c = NULL;
+	char why[300];
+	uint64_t t0, t1;
+	size_t i, n;
+	int r;
+
+	/* A leaf child: waking a hub child would leave it awake. */
+	for (i = 0; i < b->n; i++)
+		if (child_of(&b->it[i], hub) &&
+		    (!c || (has_child(b, c) && !has_child(b, &b->it[i]))))
+			c = &b->it[i];
+	r = devpm_wait_status(&hub->u.dev, b->t, "suspended",
+			      4 * HUB_DELAY_MS + DEVPM_USB_BOUND_MS, &res);
+	if (r) {
+		devpm_sub_fail(s, name, "not suspended before the resume: %s",
+			       r == -ETIMEDOUT ? res.why : devpm_error());
+		return;
+	}
+	t0 = devpm_now_us();
+	r = devpm_usb_control(&c->u, "on");
+	t1 = devpm_now_us();
+	if (r) {
+		devpm_sub_fail(s, name, "%s", devpm_error());
+		return;
+	}
+	trace_settle(b->t, c->u.dev.name, t0);
+	ev = devpm_trace_events(b->t, &n);
+	r = devpm_order_resume(ev, n, name, c->u.dev.name, t0, t1 + 100000,
+			       &ro, why, sizeof(why));
+	devpm_usb_control(&c->u, "auto");
+	devpm_metric(name, "after_last_child_ms",
+		     (double)(so->parent_us - so->child_us) / 1000);
+	if (r)
+		devpm_sub_fail(s, name, "resume order: %s", why);
+	else
+		devpm_sub_pass(s, name,
+			       "suspended %.1f ms after its last child %s; resuming %s resumed it first (%.1f ms before the child finished)",
+			       (double)(so->parent_us - so->child_us) / 1000,
+			       so->child, c->u.dev.name,
+			       (double)(ro.child_us - ro.parent_us) / 1000);
+}
+
+TEST_F_TIMEOUT(usb, hub_order, 60)
+{
+	struct devpm_order *so;
+	struct devpm_sub s;
+	uint64_t from = 0;
+	size_t i;
+	int r;
+
+	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, HUB_DELAY_MS, HUB_DELAY_MS,
+					 true))
+		TH_LOG("%s", devpm_error());
+	if (!self->b.n)
+		SKIP(return, "no USB device in /sys/bus/usb/devices");
+	so = calloc(self->b.n + 1, sizeof(*so));
+	ASSERT_TRUE(so != NULL);
+	r = self->b.t ? tree_cycle(&self->b, &from) : -ENODATA;
+	for (i = 0; i < self->b.n; i++) {
+		if (!hub_testable(&self->b, &self->b.it[i]))
+			continue;
+		if (!r)
+			suspend_order(&self->b, &self->b.it[i], from, &so[i]);
+		else if (r != -ENODATA)
+			devpm_usb_item_out(&self->b.it[i], true, "%s",
+					   devpm_error());
+	}
+	devpm_sub_begin(&s, "hub_order");
+	for (i = 0; i < self->b.n; i++) {
+		struct devpm_usb_item *it = &self->b.it[i];
+
+		if (!it->u.hub && !it->u.root_hub)
+			continue;
+		if (!it->ok)
+			devpm_usb_item_report(&s, it);
+		else if (!self->b.t)
+			devpm_sub_skip(&s, it->u.dev.name,
+				       "no tracefs: the order of transitions needs trace timestamps");
+		else if (!has_child(&self->b, it))
+			devpm_sub_skip(&s, it->u.dev.name,
+				       "no child USB device");
+		else
+			resume_order(&self->b, it, &so[i], &s);
+	}
+	free(so);
+	DEVPM_SUB_END(&s);
+}
+
+/* A USB device below the controller that is not suspended, or NULL. */
+static const struct devpm_usb_item *bus_awake(const struct devpm_usb_bus *b,
+					      const char *hc_path)
+{
+	size_t i, len = strlen(hc_path);
+
+	for (i = 0; i < b->n; i++)
+		if (!strncmp(b->it[i].u.dev.path, hc_path, len) &&
+		    b->it[i].u.dev.path[len] == '/' && !b->it[i].ok)
+			return &b->it[i];
+	return NULL;
+}
+
+/* 1 pass, 0 fail, 2 expected failure (xfail gets the reason). */
+static int controller(struct devpm_usb_bus *b, struct devpm_dev *hc,
+		      struct devpm_sub *s, char *xfail, size_t len)
+{
+	struct devpm_pci_info pi = { 0 };
+	struct devpm_wait_result res;
+	struct devpm_pci *pci;
+	char kp[DEVPM_PATH_MAX], why[512];
+	uint64_t t0;
+	long usage;
+	int r;
+
+	t0 = devpm_now_us();
+	r = devpm_dev_attr(hc, "control", kp, sizeof(kp));
+	if (!r)
+		r = devpm_knob_write(kp, "auto");
+	if (r) {
+		devpm_sub_fail(s, hc->name, "%s", devpm_error());
+		return 0;
+	}
+	/* The driver's own delay, if it uses one, then the bound. */
+	devpm_dev_snapshot(hc);
+	r = devpm_wait_status(hc, b->t, "suspended", HC_WAIT_MS +
+			      (hc->rpm.have_autosuspend &&
+			       hc->rpm.autosuspend_delay_ms > 0 ?
+			       (int)hc->rpm.autosuspend_delay_ms : 0), &res);
+	if (!r) {
+		devpm_metric(hc->name, "suspend_after_auto_ms",
+			     (double)(res.at_us - t0) / 1000);
+		devpm_sub_pass(s, hc->name,
+			       "suspended %.1f ms after control=auto, its whole bus suspended",
+			       (double)(res.at_us - t0) / 1000);
+		return 1;
+	}
+	if (r != -ETIMEDOUT) {
+		devpm_sub_fail(s, hc->name, "%s", devpm_error());
+		return 0;
+	}
+	devpm_dev_snapshot(hc);
+	pci = devpm_pci_open();
+	r = pci ? devpm_pci_info(pci, hc->name, &pi) : -ENODEV;
+	devpm_pci_close(pci);
+	usage = hc->rpm.have_usage ? hc->rpm.usage : -1;
+	if (!r && (!hc->rpm.have_active_kids || !hc->rpm.active_kids) &&
+	    devpm_usb_hcd_hold(hc->driver, pi.pm_cap != 0, pi.d3hot_pme,
+			       usage, why, sizeof(why))) {
+		snprintf(xfail, len, "%s (%s) stays active: %s", hc->name,
+			 hc->driver, why);
+		devpm_sub_skip(s, hc->name, "XFAIL %s", xfail);
+		return 2;
+	}
+	devpm_sub_fail(s, hc->name, "%s", res.why);
+	return 0;
+}
+
+TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
+{
+	char done[8][DEVPM_PATH_MAX], xfail[768] = "", other[768];
+	const struct devpm_usb_item *awake;
+	struct devpm_dev hc;
+	struct devpm_sub s;
+	size_t i, k, nd = 0;
+	int r, nx = 0;
+
+	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, DELAY_MS, DELAY_MS, false))
+		TH_LOG("%s", devpm_error());
+	if (!self->b.n)
+		SKIP(return, "no USB device in /sys/bus/usb/devices");
+	devpm_sub_begin(&s, "host_controller_follows_bus");
+	for (i = 0; i < self->b.n && nd < 8; i++) {
+		struct devpm_usb_item *it = &self->b.it[i];
+
+		if (!it->u.root_hub || devpm_usb_controller(&it->u, &hc))
+			continue;
+		for (k = 0; k < nd && strcmp(done[k], hc.path); k++)
+			;
+		if (k < nd)
+			continue;
+		snprintf(done[nd++], DEVPM_PATH_MAX, "%s", hc.path);
+		if (strcmp(hc.bus, "pci")) {
+			devpm_sub_skip(&s, hc.name,
+				       "not a PCI host controller (bus %s, driver %s)",
+				       hc.bus[0] ? hc.bus : "none", hc.driver);
+			continue;
+		}
+		awake = bus_awake(&self->b, hc.path);
+		if (awake) {
+			devpm_sub_skip(&s, hc.name,
+				       "its bus is not all suspended: %s: %.400s",
+				       awake->u.dev.name, awake->why);
+			continue;
+		}
+		/* The case reports the first expected failure. */
+		r = controller(&self->b, &hc, &s, nx ? other : xfail,
+			       sizeof(xfail));
+		nx += r == 2;
+	}
+	devpm_sub_end(&s);
+	if (s.fail) {
+		TH_LOG("%d of %d devices failed; first: %s", s.fail, s.n,
+		       s.first_fail);
+		_metadata->passed = 0;
+		return;
+	}
+	if (nx)
+		DEVPM_XFAIL("%s", xfail);
+	if (!s.pass)
+		SKIP(return, "%s", s.n ? "every device skipped" :
+		     "no USB host controller");
+}
+
+struct usage_item {
+	long dev_usage;
+	long if_usage[MAX_NODES];
+	char if_name[MAX_NODES][64];
+	int nif;
+	char events[MAX_NODES][16];
+	int nev;
+	char disks[MAX_NODES][32];
+	int ndisk;
+};
+
+static void usage_collect(const struct devpm_usb_item *it,
+			  struct usage_item *ui)
+{
+	struct devpm_input_node ev[MAX_NODES];
+	char kp[DEVPM_PATH_MAX];
+	struct devpm_scsi_disk *disks;
+	struct devpm_dev *ifs;
+	size_t i, n;
+	int k;
+
+	memset(ui, 0, sizeof(*ui));
+	ui->dev_usage = it->u.dev.rpm.have_usage ? it->u.dev.rpm.usage : -1;
+	if (!devpm_usb_interfaces(&it->u, &ifs, &n)) {
+		for (i = 0; i < n && ui->nif < MAX_NODES; i++) {
+			snprintf(ui->if_name[ui->nif], 64, "%s", ifs[i].name);
+			ui->if_usage[ui->nif++] = ifs[i].rpm.have_usage ?
+						  ifs[i].rpm.usage : -1;
+		}
+		free(ifs);
+	}
+	k = devpm_input_find(it->u.dev.path, ev, MAX_NODES);
+	for (i = 0; k > 0 && i < (size_t)k && i < MAX_NODES; i++)
+		if (!devpm_input_dev_path(ev[i].name, kp, sizeof(kp)) &&
+		    devpm_usb_owns(&it->u, kp))
+			snprintf(ui->events[ui->nev++], 16, "%s", ev[i].name);
+	if (!devpm_scsi_disks(&disks, &n)) {
+		for (i = 0; i < n && ui->ndisk < MAX_NODES; i++)
+			if (disks[i].block[0] &&
+			    devpm_usb_owns(&it->u, disks[i].path))
+				snprintf(ui->disks[ui->ndisk++], 32, "%s",
+					 disks[i].block);
+		free(disks);
+	}
+}
+
+static long if_usage_now(const struct devpm_usb_item *it, const char *ifname)
+{
+	struct devpm_dev *ifs;
+	size_t i, n;
+	long u = -1;
+
+	if (devpm_usb_interfaces(&it->u, &ifs, &n))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!strcmp(ifs[i].name, ifname) && ifs[i].rpm.have_usage)
+			u = ifs[i].rpm.usage;
+	free(ifs);
+	return u;
+}
+
+struct use {
+	struct devpm_usb_item *it;
+	const struct usage_item *ui;
+	pthread_t th;
+	bool started;
+};
+
+/*
+ * One cycle of use: usbfs open, evdev open, a disk read; all closed.  A
+ * thread per device: their resumes (~0.1 s each under TCG) overlap.
+ */
+static void *use_once(void *arg)
+{
+	struct use *use = arg;
+	struct devpm_usb_item *it = use->it;
+	const struct usage_item *ui = use->ui;
+	struct devpm_usbfs *h;
+	struct devpm_input *in;
+	struct devpm_blk blk;
+	char st[16];
+	void *buf;
+	int i;
+
+	/* The usbfs open resumes it; the rest happens while it is held. */
+	if (devpm_usbfs_open(&it->u, &h)) {
+		devpm_usb_item_out(it, true, "cycle: usbfs: %s", devpm_error());
+		return NULL;
+	}
+	if (devpm_dev_status(&it->u.dev, st, sizeof(st)) || strcmp(st, "active"))
+		devpm_usb_item_out(it, true, "cycle: open did not resume it (%s)",
+				   st);
+	for (i = 0; i < ui->nev; i++)
+		if (!devpm_input_open(ui->events[i], &in))
+			devpm_input_close(in);
+	for (i = 0; i < ui->ndisk; i++) {
+		if (devpm_blk_open(ui->disks[i], false, &blk))
+			continue;
+		buf = devpm_blk_alloc(4096);
+		if (buf && devpm_blk_read(&blk, buf, 4096, 0))
+			devpm_usb_item_out(it, true, "read of %s: %s",
+					   ui->disks[i], devpm_error());
+		free(buf);
+		devpm_blk_close(&blk);
+	}
+	devpm_usbfs_close(h);
+	return NULL;
+}
+
+/* Usage of the device and of each interface as before the cycles. */
+static void usage_check(struct devpm_usb_item *it,
+			const struct usage_item *ui, struct devpm_sub *s)
+{
+	const char *name = it->u.dev.name;
+	char extra[400] = "";
+	size_t o = 0;
+	long now;
+	int i;
+
+	devpm_dev_snapshot(&it->u.dev);
+	now = it->u.dev.rpm.have_usage ? it->u.dev.rpm.usage : -1;
+	if (now != ui->dev_usage) {
+		devpm_sub_fail(s, name, "usage %ld after %d cycles, %ld before",
+			       now, CYCLES, ui->dev_usage);
+		return;
+	}
+	for (i = 0; i < ui->nif; i++) {
+		now = if_usage_now(it, ui->if_name[i]);
+		if (now != ui->if_usage[i]) {
+			devpm_sub_fail(s, name,
+				       "interface %s: usage %ld after %d cycles, %ld before",
+				       ui->if_name[i], now, CYCLES,
+				       ui->if_usage[i]);
+			return;
+		}
+		o += snprintf(extra + o, sizeof(extra) - o, ", %s %ld",
+			      ui->if_name[i], now);
+		if (o >= sizeof(extra))
+			break;
+	}
+	devpm_sub_pass(s, name,
+		       "usage %ld as before %d cycles (each: resumed by a usbfs open%s%s, suspended again)%s",
+		       ui->dev_usage, CYCLES, ui->nev ? ", evdev opened" : "",
+		       ui->ndisk ? ", a disk read" : "", extra);
+}
+
+TEST_F_TIMEOUT(usb, usage_balanced_after_cycles, 90)
+{
+	struct usage_item *ui;
+	struct use *use;
+	struct devpm_sub s;
+	char what[32];
+	size_t i;
+	int c;
+
+	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, CYCLE_DELAY_MS,
+					 CYCLE_DISK_DELAY_MS, false))
+		TH_LOG("%s", devpm_error());
+	if (!self->b.n)
+		SKIP(return, "no USB device in /sys/bus/usb/devices");
+	ui = calloc(self->b.n + 1, sizeof(*ui));
+	use = calloc(self->b.n + 1, sizeof(*use));
+	ASSERT_TRUE(ui && use);
+	for (i = 0; i < self->b.n; i++) {
+		struct devpm_usb_item *it = &self->b.it[i];
+
+		if (!it->ok)
+			continue;
+		devpm_dev_snapshot(&it->u.dev);
+		if (!it->u.dev.rpm.have_usage)
+			devpm_usb_item_out(it, false,
+					   "runtime_usage unreadable: needs CONFIG_PM_ADVANCED_DEBUG");
+		else
+			usage_collect(it, &ui[i]);
+	}
+	for (c = 0; c < CYCLES; c++) {
+		for (i = 0; i < self->b.n; i++) {
+			use[i].it = &self->b.it[i];
+			use[i].ui = &ui[i];
+			use[i].started = self->b.it[i].ok &&
+				!pthread_create(&use[i].th, NULL, use_once,
+						&use[i]);
+		}
+		for (i = 0; i < self->b.n; i++)
+			if (use[i].started)
+				pthread_join(use[i].th, NULL);
+		snprintf(what, sizeof(what), "cycle %d", c + 1);
+		devpm_usb_bus_wait(&self->b, "suspended", devpm_now_us() +
+				   (uint64_t)(2 * CYCLE_DISK_DELAY_MS +
+					      DEVPM_USB_BOUND_MS) * 1000, what);
+	}
+	devpm_sub_begin(&s, "usage_balanced_after_cycles");
+	for (i = 0; i < self->b.n; i++) {
+		if (self->b.it[i].ok)
+			usage_check(&self->b.it[i], &ui[i], &s);
+		else
+			devpm_usb_item_report(&s, &self->b.it[i]);
+	}
+	free(ui);
+	free(use);
+	DEVPM_SUB_END(&s);
+}
+
+DEVPM_TEST_MAIN(info)
+

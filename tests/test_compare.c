@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_compare.c - `devpm compare OLD NEW`: regressions found, none found
+ * where there are none, bad input refused.
+ */
+#include "kselftest_harness.h"
+#include "test_runner.h"
+
+/*
+ * A summary.json with one case per entry "suite/program/case result" and
+ * metric "name=value" lists.
+ */
+static char *summary(const char *const *cases)
+{
+	struct rn_buf b = { 0 };
+	char s[64], p[64], c[64], res[16], met[256];
+	int i, n;
+
+	rn_buf_add(&b, "{\"devpm_version\": \"0.1.0\", \"run_id\": \"x\", \"cases\": [");
+	for (i = 0; cases[i]; i++) {
+		met[0] = '\0';
+		n = sscanf(cases[i], "%63[^/]/%63[^/]/%63s %15s %255s", s, p,
+			   c, res, met);
+		if (n < 4)
+			abort();
+		rn_buf_printf(&b, "%s{\"suite\": \"%s\", \"program\": \"%s\", \"case\": \"%s\", \"result\": \"%s\", \"reason\": \"why %s\", \"metrics\": [",
+			      i ? ", " : "", s, p, strcmp(c, "-") ? c : "",
+			      res, c);
+		if (n == 5) {
+			char *eq = strchr(met, '=');
+
+			*eq = '\0';
+			rn_buf_printf(&b, "{\"device\": \"dev0\", \"name\": \"%s\", \"value\": %s}",
+				      met, eq + 1);
+		}
+		rn_buf_add(&b, "], \"devices\": []}");
+	}
+	rn_buf_add(&b, "]}\n");
+	return b.s;
+}
+
+static void put_run(const char *tmp, const char *dir,
+		    const char *const *cases)
+{
+	char rel[256], *text = summary(cases);
+
+	snprintf(rel, sizeof(rel), "%s/summary.json", dir);
+	if (unit_put(tmp, rel, text))
+		abort();
+	free(text);
+}
+
+static void compare(struct tr_out *o, const char *tmp)
+{
+	static const char *const args[] = { "compare", "old", "new", NULL };
+
+	tr_devpm(o, tmp, NULL, args);
+}
+
+static const char *const base[] = {
+	"pci/rt/idle pass suspend_us=5000",
+	"pci/rt/busy pass",
+	"pci/rt/skipped skip",
+	"pci/rt/xf xfail",
+	"pci/rt/broken fail",
+	"usb/needs/- skip",
+	"pci/rt/tiny pass resume_us=500",
+	"pci/rt/ms pass autosuspend_error_ms=10",
+	"pci/rt/count pass wakeups=10",
+	NULL,
+};
+
+TEST(no_regression)
+{
+	static const char *const same[] = {
+		"pci/rt/idle pass suspend_us=5900",	/* +18%: within 20% */
+		"pci/rt/busy pass",
+		"pci/rt/skipped skip",
+		"pci/rt/xf xfail",
+		"pci/rt/broken fail",			/* still failing */
+		"usb/needs/- skip",
+		"pci/rt/tiny pass resume_us=900",	/* +80% but < 1 ms */
+		"pci/rt/ms pass autosuspend_error_ms=8",	/* better */
+		"pci/rt/count pass wakeups=100",	/* no direction */
+		"pci/rt/newpass pass",
+		NULL,
+	};
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX];
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	put_run(tmp, "old", base);
+	put_run(tmp, "new", same);
+	compare(o, tmp);
+	EXPECT_EQ(0, o->code) TH_LOG("%s%s", o->out, o->err);
+	ASSERT_HAS(o->out, "0 regression(s)");
+	ASSERT_HASNT(o->out, "REGRESSION");
+	ASSERT_HASNT(o->out, "SLOWER");
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+TEST(regressions)
+{
+	static const char *const worse[] = {
+		"pci/rt/idle pass suspend_us=6100",	/* +22% */
+		"pci/rt/busy fail",			/* pass -> fail */
+		"pci/rt/skipped fail",			/* skip -> fail */
+		"pci/rt/xf fail",			/* xfail -> fail */
+		"pci/rt/broken fail",			/* not new */
+		"usb/needs/- fail",			/* program-level */
+		"pci/rt/tiny pass resume_us=1300",	/* +160%, > 1 ms */
+		"pci/rt/ms pass autosuspend_error_ms=13",	/* +30% */
+		"pci/rt/brandnew fail",			/* absent before */
+		NULL,
+	};
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX];
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	put_run(tmp, "old", base);
+	put_run(tmp, "new", worse);
+	compare(o, tmp);
+	EXPECT_EQ(1, o->code) TH_LOG("%s%s", o->out, o->err);
+	ASSERT_HAS(o->out, "SLOWER pci/rt/idle dev0 suspend_us: 5000 -> 6100 (+22%)\n");
+	ASSERT_HAS(o->out, "REGRESSION pci/rt/busy: pass -> fail: why busy\n");
+	ASSERT_HAS(o->out, "NEW FAILURE pci/rt/skipped: skip -> fail");
+	ASSERT_HAS(o->out, "NEW FAILURE pci/rt/xf: xfail -> fail");
+	ASSERT_HAS(o->out, "NEW FAILURE usb/needs: skip -> fail");
+	ASSERT_HAS(o->out, "SLOWER pci/rt/tiny dev0 resume_us: 500 -> 1300");
+	ASSERT_HAS(o->out, "SLOWER pci/rt/ms dev0 autosuspend_error_ms: 10 -> 13");
+	ASSERT_HAS(o->out, "NEW FAILURE pci/rt/brandnew: absent -> fail");
+	ASSERT_HASNT(o->out, "pci/rt/broken");
+	ASSERT_HAS(o->out, "8 regression(s)");
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+TEST(bad_input)
+{
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	static const char *const one[] = { "compare", "old", NULL };
+	char tmp[PATH_MAX];
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	put_run(tmp, "old", base);
+	/* new missing */
+	compare(o, tmp);
+	EXPECT_EQ(2, o->code);
+	ASSERT_HAS(o->err, "compare: new: No such file or directory; give two run directories");
+	/* new not JSON */
+	ASSERT_EQ(0, unit_put(tmp, "new/summary.json", "{\"cases\": [}"));
+	compare(o, tmp);
+	EXPECT_EQ(2, o->code);
+	ASSERT_HAS(o->err, "is not valid JSON");
+	/* JSON but no summary */
+	ASSERT_EQ(0, unit_put(tmp, "new/summary.json", "{\"x\": 1}"));
+	compare(o, tmp);
+	EXPECT_EQ(2, o->code);
+	ASSERT_HAS(o->err, "not a devpm summary");
+	tr_devpm(o, tmp, NULL, one);
+	EXPECT_EQ(2, o->code);
+	ASSERT_HAS(o->err, "compare needs two run directories");
+	/* Each error is one line. */
+	EXPECT_EQ(1, (int)(strchr(o->err, '\n') - o->err + 1 ==
+			   (long)strlen(o->err)));
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_output.c - results.ktap, junit.xml, summary.json and env.json as
+ * written from a run model, read back: KTAP with the runner's own strict
+ * reader, JSON with its reader, JUnit with a small well-formedness check.
+ * Names and reasons carry characters that must be escaped.
+ */
+#include "kselftest_harness.h"
+#include "test_runner.h"
+#include "json.h"
+#include "ktap.h"
+#include "output.h"
+
+static const char stream[] =
+	"DEVPM-STREAM 1\n"
+	"RUN 20250101-120000 2025-01-01T12:00:00Z 1000000\n"
+	"ENV kernel_release=6.1.0-57-amd64\n"
+	"ENV note=\"quoted\" <tag> & tab\there\n"
+	"PROG 1000000 pci/rt 30\n"
+	"CASE idle\nCASE busy\nCASE later\n"
+	"OUT 1000100 TAP version 13\n"
+	"OUT 1000200 1..2\n"
+	"OUT 1000300 #  RUN           pci.idle ...\n"
+	"OUT 1000400     ok 1 0000:00:01.0 # suspend_us=900\n"
+	"OUT 1000500 # METRIC 0000:00:01.0 suspend_us=900.5\n"
+	"OUT 1000600 ok 1 pci.idle\n"
+	"OUT 1000700 #  RUN           pci.busy ...\n"
+	"OUT 1000800     not ok 1 0000:00:02.0 # usage <1> & \"held\" \x01\xff\n"
+	"OUT 1000900 not ok 2 pci.busy\n"
+	"END 1002000 pci/rt 2 exit:1\n"
+	"PROG 1003000 pci/needs 60\n"
+	"CASE x\n"
+	"OUT 1003100 TAP version 13\n"
+	"OUT 1003200 1..0 # SKIP no CONFIG_<X>\n"
+	"END 1003300 pci/needs 0 exit:4\n"
+	"PROG 1004000 usb/known 60\n"
+	"CASE k\n"
+	"OUT 1004100 TAP version 13\n"
+	"OUT 1004200 #  RUN           usb.k ...\n"
+	"OUT 1004300 ok 1 # SKIP XFAIL hub keeps usage\n"
+	"END 1004400 usb/known 0 exit:0\n"
+	"DONE 1005000 1\n";
+
+TEST(xml_check_rejects_broken)
+{
+	int c, f, s;
+
+	/* Negative controls of the checker itself. */
+	EXPECT_NE(NULL, xml_check("<?xml version=\"1.0\"?>\n<a><b></a>", &c,
+				  &f, &s));
+	EXPECT_NE(NULL, xml_check("<?xml version=\"1.0\"?>\n<a x=\"<\"/>", &c,
+				  &f, &s));
+	EXPECT_NE(NULL, xml_check("<?xml version=\"1.0\"?>\n<a>&bogus;</a>",
+				  &c, &f, &s));
+	EXPECT_NE(NULL, xml_check("<?xml version=\"1.0\"?>\n<a/><b/>", &c, &f,
+				  &s));
+	EXPECT_EQ(NULL, xml_check("<?xml version=\"1.0\"?>\n<a x=\"&amp;\">t&lt;</a>\n",
+				  &c, &f, &s));
+}
+
+TEST(junit_well_formed_and_counted)
+{
+	struct rn_run *r = tr_stream(stream, true, NULL);
+	char *x = rn_out_junit(r);
+	const char *why;
+	int c, f, s;
+
+	why = xml_check(x, &c, &f, &s);
+	EXPECT_EQ(NULL, why) TH_LOG("%s", x);
+	/* idle, busy, needs (program-level), k */
+	EXPECT_EQ(4, c);
+	EXPECT_EQ(1, f);
+	EXPECT_EQ(2, s);
+	ASSERT_HAS(x, "tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\"");
+	ASSERT_HAS(x, "classname=\"devpm.pci.rt\" name=\"busy\"");
+	ASSERT_HAS(x, "usage &lt;1&gt; &amp; &quot;held&quot; ??");
+	ASSERT_HAS(x, "<skipped message=\"XFAIL hub keeps usage\"/>");
+	ASSERT_HAS(x, "<skipped message=\"no CONFIG_&lt;X&gt;\"/>");
+	free(x);
+	rn_run_free(r);
+}
+
+TEST(ktap_reads_back)
+{
+	struct rn_run *r = tr_stream(stream, true, NULL);
+	const struct rn_ktap *pci, *rt, *c;
+	struct rn_ktap *k;
+	char err[256], *text = rn_out_ktap(r);
+
+	k = rn_ktap_parse(text, err, sizeof(err));
+	ASSERT_NE(NULL, k) TH_LOG("%s\n%s", err, text);
+	ASSERT_EQ(2, k->nkids);
+	pci = rn_ktap_kid(k, "pci");
+	ASSERT_NE(NULL, pci);
+	EXPECT_EQ(RN_FAIL, pci->result);
+	rt = rn_ktap_kid(pci, "rt");
+	ASSERT_NE(NULL, rt);
+	ASSERT_EQ(2, rt->nkids);
+	c = rn_ktap_kid(rt, "idle");
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(RN_PASS, c->result);
+	ASSERT_EQ(1, c->nkids);
+	EXPECT_STREQ("0000:00:01.0", c->kids[0].name);
+	c = rn_ktap_kid(rt, "busy");
+	EXPECT_EQ(RN_FAIL, c->result);
+	EXPECT_STREQ("0000:00:02.0: usage <1> & \"held\" ??", c->reason);
+	c = rn_ktap_kid(pci, "needs");
+	EXPECT_EQ(RN_SKIP, c->result);
+	EXPECT_STREQ("no CONFIG_<X>", c->reason);
+	c = rn_ktap_kid(rn_ktap_kid(rn_ktap_kid(k, "usb"), "known"), "k");
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(RN_XFAIL, c->result);
+	EXPECT_STREQ("hub keeps usage", c->reason);
+	/* The "not run" note survives as a diagnostic line. */
+	ASSERT_HAS(text, "# not run: later");
+	rn_ktap_free(k);
+	free(text);
+	rn_run_free(r);
+}
+
+TEST(ktap_reader_rejects_bad)
+{
+	char err[256];
+
+	/*
+	 * Negative controls: the reader is strict, or reading back proves
+	 * nothing.
+	 */
+	EXPECT_EQ(NULL, rn_ktap_parse("KTAP version 1\n1..2\nok 1 a\n", err,
+				      sizeof(err)));
+	ASSERT_HAS(err, "plan");
+	EXPECT_EQ(NULL, rn_ktap_parse("KTAP version 1\n1..1\nok 2 a\n", err,
+				      sizeof(err)));
+	EXPECT_EQ(NULL, rn_ktap_parse("1..1\nok 1 a\n", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_ktap_parse("KTAP version 1\n1..1\n"
+				      "    KTAP version 1\n    1..1\n"
+				      "    ok 1 d\n", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_ktap_parse("KTAP version 1\n1..1\nbogus\nok 1 a\n",
+				      err, sizeof(err)));
+}
+
+TEST(summary_json_reads_back)
+{
+	struct rn_run *r = tr_stream(stream, true, NULL);
+	const struct rn_json *cases, *c, *m, *t;
+	char err[256], *text = rn_out_summary(r);
+	struct rn_json *j;
+	double v;
+
+	j = rn_json_parse(text, err, sizeof(err));
+	ASSERT_NE(NULL, j) TH_LOG("%s\n%s", err, text);
+	EXPECT_STREQ("20250101-120000", rn_json_str(j, "run_id"));
+	EXPECT_STREQ("2025-01-01T12:00:00Z", rn_json_str(j, "started"));
+	ASSERT_TRUE(rn_json_num(j, "exit_code", &v));
+	EXPECT_EQ(1, (int)v);
+	ASSERT_TRUE(rn_json_num(j, "duration_ms", &v));
+	EXPECT_EQ(5, (int)v);
+	t = rn_json_get(j, "totals");
+	ASSERT_TRUE(rn_json_num(t, "pass", &v));
+	EXPECT_EQ(1, (int)v);
+	ASSERT_TRUE(rn_json_num(t, "fail", &v));
+	EXPECT_EQ(1, (int)v);
+	ASSERT_TRUE(rn_json_num(t, "skip", &v));
+	EXPECT_EQ(1, (int)v);
+	ASSERT_TRUE(rn_json_num(t, "xfail", &v));
+	EXPECT_EQ(1, (int)v);
+	cases = rn_json_get(j, "cases");
+	ASSERT_NE(NULL, cases);
+	ASSERT_EQ(4, cases->n);
+	c = cases->items[0];
+	EXPECT_STREQ("pci", rn_json_str(c, "suite"));
+	EXPECT_STREQ("rt", rn_json_str(c, "program"));
+	EXPECT_STREQ("idle", rn_json_str(c, "case"));
+	EXPECT_STREQ("pass", rn_json_str(c, "result"));
+	ASSERT_TRUE(rn_json_num(c, "duration_ms", &v));
+	m = rn_json_get(c, "metrics");
+	ASSERT_EQ(1, m->n);
+	EXPECT_STREQ("suspend_us", rn_json_str(m->items[0], "name"));
+	ASSERT_TRUE(rn_json_num(m->items[0], "value", &v));
+	EXPECT_EQ(9005, (int)(v * 10 + 0.5));
+	c = cases->items[1];
+	EXPECT_STREQ("fail", rn_json_str(c, "result"));
+	EXPECT_STREQ("0000:00:02.0: usage <1> & \"held\" ??",
+		     rn_json_str(c, "reason"));
+	EXPECT_STREQ("fail", rn_json_str(rn_json_get(c, "devices")->items[0],
+					 "result"));
+	/* A program's own result is a case entry with case "". */
+	c = cases->items[2];
+	EXPECT_STREQ("needs", rn_json_str(c, "program"));
+	EXPECT_STREQ("", rn_json_str(c, "case"));
+	EXPECT_STREQ("skip", rn_json_str(c, "result"));
+	EXPECT_STREQ("xfail", rn_json_str(cases->items[3], "result"));
+	rn_json_free(j);
+	free(text);
+
+	text = rn_out_env(r);
+	j = rn_json_parse(text, err, sizeof(err));
+	ASSERT_NE(NULL, j) TH_LOG("%s\n%s", err, text);
+	EXPECT_STREQ("6.1.0-57-amd64", rn_json_str(j, "kernel_release"));
+	EXPECT_STREQ("\"quoted\" <tag> & tab\there", rn_json_str(j, "note"));
+	EXPECT_EQ(RN_J_BOOL, rn_json_get(j, "incomplete")->type);
+	EXPECT_FALSE(rn_json_get(j, "incomplete")->b);
+	rn_json_free(j);
+	free(text);
+	rn_run_free(r);
+}
+
+TEST(json_reader_rejects_bad)
+{
+	char err[128];
+	struct rn_json *j;
+
+	EXPECT_EQ(NULL, rn_json_parse("{\"a\": 1,}", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("{\"a\" 1}", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("[1, 2", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("\"abc", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("{} x", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("\"\\u0000\"", err, sizeof(err)));
+	j = rn_json_parse("{\"s\": \"\\u00e9\\ud83d\\ude00\\n\", \"n\": -1.5e3}",
+			  err, sizeof(err));
+	ASSERT_NE(NULL, j) TH_LOG("%s", err);
+	EXPECT_STREQ("\xc3\xa9\xf0\x9f\x98\x80\n", rn_json_str(j, "s"));
+	rn_json_free(j);
+}
+
+TEST(clean_text)
+{
+	char *s;
+
+	s = rn_clean_text("ok \xc3\xa9 \x01\x1b[0m \xff\xc3 \xed\xa0\x80 \t.");
+	EXPECT_STREQ("ok \xc3\xa9 ??[0m ?? ??? \t.", s);
+	free(s);
+}
+
+TEST(dmesg_log_marks_cases)
+{
+	struct rn_run *r = tr_stream(
+		"DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		"KMSG 5 before anything\n"
+		"PROG 10 s/p 5\nOUT 11 #  RUN           f.a ...\n"
+		"KMSG 12 during a\nEND 20 s/p 0 exit:1\nDONE 30 1\n",
+		true, NULL);
+	char *d = rn_out_dmesg(r);
+
+	ASSERT_HAS(d, "# devpm: (between programs)\n[    0.000005] before anything\n");
+	ASSERT_HAS(d, "# devpm: s/p/a\n[    0.000012] during a\n");
+	free(d);
+	rn_run_free(r);
+}
+
+TEST_HARNESS_MAIN

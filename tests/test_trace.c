@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_trace.c - lib/trace.c: the trace line parser on lines captured from
+ * real kernels (fixtures/trace/), malformed lines, and, as root on a
+ * live system, a private instance that sees a PCI config read resume the
+ * parent bridge (a read: no PM knob is touched).
+ */
+#include "kselftest_harness.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devpm.h"
+#include "fake_tree.h"
+
+static const char *const line_idle =
+	"            bash-13532   [001] d..1.   963.452762: rpm_idle: 0000:00:00.0 flags-9 cnt-0  dep-0  auto-1 p-0 irq-0 child-0";
+static const char *const line_ret =
+	"     kworker/1:2-605     [001] d..1.   963.455318: rpm_return_int: rpm_suspend+0x185/0x5e0:0000:00:00.0 ret=0";
+static const char *const line_status =
+	"     kworker/1:2-605     [001] d..1.   963.455316: rpm_status: 0000:00:00.0 status=RPM_SUSPENDED";
+
+TEST(parse_rpm_internal)
+{
+	struct devpm_event e;
+
+	ASSERT_EQ(0, devpm_trace_parse_line(line_idle, &e));
+	EXPECT_EQ(DEVPM_EV_RPM_IDLE, e.type);
+	EXPECT_STREQ("rpm_idle", e.event);
+	EXPECT_EQ(963452762ULL, e.ts_us);
+	EXPECT_STREQ("0000:00:00.0", e.dev);
+	EXPECT_EQ(9, e.flags);
+	EXPECT_EQ(0, e.usage);
+	EXPECT_EQ(0, e.depth);
+	EXPECT_EQ(0, e.child);
+	EXPECT_STREQ("0000:00:00.0 flags-9 cnt-0  dep-0  auto-1 p-0 irq-0 child-0",
+		     e.raw);
+	/* Fields that differ are read, not defaulted. */
+	ASSERT_EQ(0, devpm_trace_parse_line(
+		"bash-1 [000] d..1. 5.000001: rpm_resume: pci0000:00 flags-a cnt-12 dep-1  auto-0 p-1 irq-0 child-6",
+		&e));
+	EXPECT_EQ(DEVPM_EV_RPM_RESUME, e.type);
+	EXPECT_EQ(5000001ULL, e.ts_us);
+	EXPECT_EQ(0xa, e.flags);
+	EXPECT_EQ(12, e.usage);
+	EXPECT_EQ(1, e.depth);
+	EXPECT_EQ(6, e.child);
+}
+
+TEST(parse_return_and_status)
+{
+	struct devpm_event e;
+
+	ASSERT_EQ(0, devpm_trace_parse_line(line_ret, &e));
+	EXPECT_EQ(DEVPM_EV_RPM_RETURN, e.type);
+	EXPECT_STREQ("rpm_suspend", e.func);
+	EXPECT_STREQ("0000:00:00.0", e.dev);
+	EXPECT_EQ(0, e.ret);
+	EXPECT_EQ(963455318ULL, e.ts_us);
+	ASSERT_EQ(0, devpm_trace_parse_line(
+		"kworker/0:1-34 [000] ..... 12.5: rpm_return_int: rpm_idle.isra.0+0x136/0x2f0:1-1:1.0 ret=-13",
+		&e));
+	EXPECT_STREQ("rpm_idle.isra.0", e.func);
+	EXPECT_STREQ("1-1:1.0", e.dev);	/* colons in the device name */
+	EXPECT_EQ(-13, e.ret);
+	EXPECT_EQ(12500000ULL, e.ts_us);
+	ASSERT_EQ(0, devpm_trace_parse_line(line_status, &e));
+	EXPECT_EQ(DEVPM_EV_RPM_STATUS, e.type);
+	EXPECT_STREQ("0000:00:00.0", e.dev);
+	EXPECT_STREQ("suspended", e.status);
+}
+
+TEST(parse_layout_variants)
+{
+	struct devpm_event e;
+
+	/* No irq-info column (options/irq-info off). */
+	ASSERT_EQ(0, devpm_trace_parse_line(
+		"  sh-99     [001]   100.000200: rpm_usage: 2:0:0:0 flags-0 cnt-1  dep-0  auto-1 p-0 irq-0 child-0",
+		&e));
+	EXPECT_EQ(DEVPM_EV_RPM_USAGE, e.type);
+	EXPECT_EQ(100000200ULL, e.ts_us);
+	EXPECT_STREQ("2:0:0:0", e.dev);
+	/* A comm with spaces and brackets; nanosecond timestamps. */
+	ASSERT_EQ(0, devpm_trace_parse_line(
+		"  Web [x] Content-4242 [003] d..1. 7.123456789: rpm_suspend: usb1 flags-c cnt-0  dep-0  auto-1 p-0 irq-0 child-0",
+		&e));
+	EXPECT_EQ(7123456ULL, e.ts_us);
+	EXPECT_STREQ("usb1", e.dev);
+	/* Another subsystem's event: kept whole in raw. */
+	ASSERT_EQ(0, devpm_trace_parse_line(
+		"  kworker/u4:1-50 [000] ..... 3.000000: device_pm_callback_start: sd 0:0:0:0, parent: target0:0:0, bus [suspend]",
+		&e));
+	EXPECT_EQ(DEVPM_EV_OTHER, e.type);
+	EXPECT_STREQ("device_pm_callback_start", e.event);
+	EXPECT_STREQ("sd 0:0:0:0, parent: target0:0:0, bus [suspend]", e.raw);
+}
+
+TEST(parse_malformed_lines)
+{
+	static const char *const bad[] = {
+		"",
+		"# tracer: nop",
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION",
+		"bash-1 [001] d..1. rpm_idle: x flags-0 cnt-0 dep-0 auto-0 p-0 irq-0 child-0",
+		"bash-1 [001] d..1. 12: rpm_idle: x flags-0 cnt-0 dep-0 auto-0 p-0 irq-0 child-0",
+		"bash-1 [001] d..1. 12.5: rpm_idle: flags-0 cnt-0 dep-0 auto-0 p-0 irq-0 child-0",
+		"bash-1 [001] d..1. 12.5: rpm_idle: x flags-0 cnt-0",
+		"bash-1 [001] d..1. 12.5: rpm_return_int: rpm_suspend+0x1/0x2 ret=0",
+		"bash-1 [001] d..1. 12.5: rpm_return_int: :x ret=0",
+		"bash-1 [001] d..1. 12.5: rpm_status: x",
+		"bash-1 [001] d..1. 12.5: no event here",
+		"bash-1 [abc] d..1. 12.5: rpm_idle: x flags-0 cnt-0 dep-0 auto-0 p-0 irq-0 child-0",
+		"CPU:1 [LOST 5 EVENTS]",
+	};
+	struct devpm_event e;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(-EINVAL, devpm_trace_parse_line(bad[i], &e)) {
+			TH_LOG("accepted: '%s'", bad[i]);
+		}
+}
+
+/* Every captured line parses, in time order, with a device name. */
+TEST(captured_fixture_lines)
+{
+	char dir[PATH_MAX], p[PATH_MAX * 2], line[1024];
+	struct devpm_event e;
+	struct dirent *de;
+	int files = 0, lines = 0, events[DEVPM_EV_OTHER + 1] = { 0 };
+	uint64_t last;
+	DIR *dp;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/trace", fixtures_dir());
+	dp = opendir(dir);
+	ASSERT_NE(NULL, dp);
+	while ((de = readdir(dp))) {
+		if (!strstr(de->d_name, ".txt"))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		f = fopen(p, "r");
+		ASSERT_NE(NULL, f);
+		files++;
+		last = 0;
+		while (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (line[0] == '#' || !line[0])
+				continue;
+			lines++;
+			ASSERT_EQ(0, devpm_trace_parse_line(line, &e)) {
+				TH_LOG("%s: '%s'", de->d_name, line);
+			}
+			EXPECT_NE(DEVPM_EV_OTHER, e.type);
+			EXPECT_NE(0, e.dev[0]);
+			EXPECT_LE(last, e.ts_us);
+			last = e.ts_us;
+			events[e.type]++;
+		}
+		fclose(f);
+	}
+	closedir(dp);
+	EXPECT_LE(1, files);
+	EXPECT_LE(20, lines);
+	EXPECT_LT(0, events[DEVPM_EV_RPM_SUSPEND]);
+	EXPECT_LT(0, events[DEVPM_EV_RPM_RESUME]);
+	EXPECT_LT(0, events[DEVPM_EV_RPM_RETURN]);
+}
+
+TEST(no_trace_under_a_sysfs_root)
+{
+	char *root = tree_new();
+
+	ASSERT_EQ(0, devpm_set_sysfs_root(root));
+	EXPECT_EQ(NULL, devpm_trace_start(NULL));
+	EXPECT_NE(NULL, strstr(devpm_error(), "recorded sysfs root"));
+	EXPECT_EQ(-EINVAL, devpm_trace_poll(NULL, 0));
+	tree_rm(root);
+}
+
+TEST(now_is_monotonic_us)
+{
+	uint64_t a = devpm_now_us(), b;
+	struct timespec ts = { 0, 2000000 };
+
+	nanosleep(&ts, NULL);
+	b = devpm_now_us();
+	EXPECT_LE(a + 2000, b);
+	EXPECT_GT(a + 1000000, b);
+}
+
+/* Parent bridge name of the first PCI device, "" if none. */
+static void pci_parent(char *name, size_t len, char *cfg, size_t clen)
+{
+	struct devpm_dev *l;
+	size_t n;
+
+	name[0] = '\0';
+	if (devpm_dev_list("pci", &l, &n) || !n)
+		return;
+	if (l[0].parent[0])
+		snprintf(name, len, "%s", strrchr(l[0].parent, '/') + 1);
+	snprintf(cfg, clen, "%s/config", l[0].path);
+	free(l);
+}
+
+static int count_for(struct devpm_trace *t, const char *dev,
+		     uint64_t from, uint64_t to)
+{
+	const struct devpm_event *ev;
+	size_t n, i;
+	int c = 0;
+
+	ev = devpm_trace_events(t, &n);
+	for (i = 0; i < n; i++)
+		if (!strcmp(ev[i].dev, dev) && ev[i].ts_us >= from &&
+		    ev[i].ts_us <= to)
+			c++;
+	return c;
+}
+
+TEST(live_instance_sees_config_read)
+{
+	static const char *const other[] = { "devpm-no-such-device", NULL };
+	const char *devs[2] = { NULL, NULL };
+	char parent[128], cfg[DEVPM_PATH_MAX], buf[4096], inst[PATH_MAX];
+	struct devpm_trace *t, *u;
+	const char *tfs;
+	uint64_t t0, t1;
+	struct stat st;
+	int i;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	pci_parent(parent, sizeof(parent), cfg, sizeof(cfg));
+	if (!parent[0])
+		SKIP(return, "no PCI device with a parent to trace");
+	devs[0] = parent;
+
+	t = devpm_trace_start(devs);
+	ASSERT_NE(NULL, t) {
+		TH_LOG("%s", devpm_error());
+	}
+	u = devpm_trace_start(other);
+	ASSERT_NE(NULL, u);
+	snprintf(inst, sizeof(inst), "%s/instances/devpm-%d-0", tfs,
+		 (int)getpid());
+	EXPECT_EQ(0, stat(inst, &st));
+	t0 = devpm_now_us();
+	/* pci_config_pm_runtime_get() resumes the parent: rpm_resume. */
+	devpm_read_str(cfg, buf, sizeof(buf));
+	t1 = devpm_now_us();
+	for (i = 0; i < 20 && !count_for(t, parent, t0, t1); i++)
+		devpm_trace_poll(t, 50);
+	EXPECT_LT(0, count_for(t, parent, t0, t1)) {
+		TH_LOG("no event for %s between %llu and %llu us", parent,
+		       (unsigned long long)t0, (unsigned long long)t1);
+	}
+	/* Negative control: the filter keeps the other instance empty. */
+	devpm_trace_poll(u, 100);
+	EXPECT_EQ(0, count_for(u, parent, 0, UINT64_MAX));
+	/* ... until the device is added to its filter. */
+	ASSERT_EQ(0, devpm_trace_add_dev(u, parent)) {
+		TH_LOG("%s", devpm_error());
+	}
+	devpm_read_str(cfg, buf, sizeof(buf));
+	for (i = 0; i < 20 && !count_for(u, parent, 0, UINT64_MAX); i++)
+		devpm_trace_poll(u, 50);
+	EXPECT_LT(0, count_for(u, parent, 0, UINT64_MAX));
+	/* Extra events: bad names are refused, absent ones said absent. */
+	EXPECT_EQ(-EINVAL, devpm_trace_add_event(u, "rpm_suspend", NULL));
+	EXPECT_EQ(-EINVAL, devpm_trace_add_event(u, "rpm:", NULL));
+	EXPECT_EQ(-EINVAL, devpm_trace_add_event(u, "../rpm:x", NULL));
+	EXPECT_EQ(-ENOENT, devpm_trace_add_event(u, "rpm:devpm_none", NULL));
+	EXPECT_EQ(0, devpm_trace_add_event(u, "power:suspend_resume", NULL)) {
+		TH_LOG("%s", devpm_error());
+	}
+	devpm_trace_clear(t);
+	EXPECT_EQ(0, count_for(t, parent, 0, UINT64_MAX));
+	devpm_trace_stop(u);
+	devpm_trace_stop(t);
+	EXPECT_NE(0, stat(inst, &st));
+}
+
+TEST(cleanup_stale_instances)
+{
+	char dead[PATH_MAX], live[PATH_MAX];
+	const char *tfs;
+	struct stat st;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	/* A pid that is certainly dead: a child we reaped. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	snprintf(dead, sizeof(dead), "%s/instances/devpm-%d-0", tfs, pid);
+	snprintf(live, sizeof(live), "%s/instances/devpm-%d-9", tfs,
+		 (int)getpid());
+	ASSERT_EQ(0, mkdir(dead, 0700));
+	ASSERT_EQ(0, mkdir(live, 0700));
+	devpm_trace_cleanup_stale();
+	EXPECT_NE(0, stat(dead, &st));
+	/* Negative control: a live process's instance stays. */
+	EXPECT_EQ(0, stat(live, &st));
+	rmdir(live);
+	rmdir(dead);
+}
+
+TEST_HARNESS_MAIN
