@@ -117,12 +117,42 @@ static bool pci_bound(const struct devpm_dev *d)
 	return !strcmp(d->bus, "pci") && d->driver[0];
 }
 
+/*
+ * PCI drivers that release local_pci_probe()'s usage reference in their
+ * probe on every device (6.1), and what takes references later: their
+ * usage is not the probe's.  Drivers not listed are assumed to keep it.
+ */
+static const struct {
+	const char *driver;
+	const char *holder;
+} pci_probe_releasers[] = {
+	/* ahci.c:ahci_init_one():2052; libahci.c:ahci_port_resume():2350 */
+	{ "ahci", "ahci_port_resume() holds one per ata port not suspended" },
+	/* i2c-i801.c:i801_probe():1781, i801_access():800, :1596 */
+	{ "i801_smbus", "i801_access() holds one per transfer, i801_acpi_io_handler() one for good" },
+};
+
+/* What holds usage on a bound PCI device whose driver released probe's. */
+static const char *pci_usage_holder(const struct devpm_dev *d)
+{
+	size_t i;
+
+	if (!pci_bound(d))
+		return NULL;
+	for (i = 0; i < sizeof(pci_probe_releasers) /
+		    sizeof(pci_probe_releasers[0]); i++)
+		if (!strcmp(d->driver, pci_probe_releasers[i].driver))
+			return pci_probe_releasers[i].holder;
+	return NULL;
+}
+
 static void diagnose_usage(const struct devpm_dev *d, struct devpm_diag *g,
 			   bool on, bool neg)
 {
 	const struct devpm_rpm *r = &d->rpm;
 	long u = r->usage - on - neg;
-	bool probe = pci_bound(d);
+	const char *holder = pci_usage_holder(d);
+	bool probe = pci_bound(d) && !holder;
 	char parts[96] = "";
 
 	if (u <= 0)
@@ -142,6 +172,12 @@ static void diagnose_usage(const struct devpm_dev *d, struct devpm_diag *g,
 			add(g, DEVPM_R_USAGE_HELD,
 			    "usage %ld more held by pm_runtime_get() callers%s",
 			    u - 1, parts);
+		return;
+	}
+	if (holder) {
+		add(g, DEVPM_R_USAGE_HELD,
+		    "usage %ld held by driver %s or kernel%s: %s released local_pci_probe's reference, %s",
+		    u, d->driver, parts, d->driver, holder);
 		return;
 	}
 	add(g, DEVPM_R_USAGE_HELD,

@@ -231,6 +231,37 @@ TEST(unbound_pci_is_not_a_reason)
 	tree_rm(root);
 }
 
+TEST(driver_that_releases_the_probe_reference)
+{
+	char *root = tree_new(), line[1024];
+	struct devpm_diag g;
+
+	/*
+	 * ahci drops local_pci_probe's reference; each ata port not
+	 * suspended holds one (the recorded qemu-q35: runtime_usage=7).
+	 */
+	tree_device(root, PCIDEV, "pci", "ahci", "on", "active", 7, 0);
+	ASSERT_EQ(2, diag_of(root, PCIDEV, &g, line, sizeof(line)));
+	EXPECT_EQ(DEVPM_R_CONTROL_ON, g.r[0].code);
+	EXPECT_EQ(DEVPM_R_USAGE_HELD, g.r[1].code);
+	EXPECT_STREQ("usage 6 held by driver ahci or kernel (runtime_usage=7: 1 control=on): ahci released local_pci_probe's reference, ahci_port_resume() holds one per ata port not suspended",
+		     g.r[1].text);
+	EXPECT_FALSE(has_code(&g, DEVPM_R_PROBE_USAGE));
+	/* control=auto, one port left: its reference, not the probe's. */
+	put_attr(root, PCIDEV, "control", "auto");
+	put_attr(root, PCIDEV, "runtime_usage", "1");
+	ASSERT_EQ(1, diag_of(root, PCIDEV, &g, line, sizeof(line)));
+	EXPECT_EQ(DEVPM_R_USAGE_HELD, g.r[0].code);
+	EXPECT_STREQ("usage 1 held by driver ahci or kernel: ahci released local_pci_probe's reference, ahci_port_resume() holds one per ata port not suspended",
+		     line);
+	/* Negative control: a driver not known to release it keeps it. */
+	tree_link(root, PCIDEV "/driver", "../../../bus/pci/drivers/e1000e");
+	ASSERT_EQ(1, diag_of(root, PCIDEV, &g, line, sizeof(line)));
+	EXPECT_EQ(DEVPM_R_PROBE_USAGE, g.r[0].code);
+	EXPECT_FALSE(has_code(&g, DEVPM_R_USAGE_HELD));
+	tree_rm(root);
+}
+
 TEST(flipping_control_in_a_recorded_copy)
 {
 	const char *dev = "/sys/devices/pci0000:00/0000:00:03.0";
