@@ -185,7 +185,7 @@ static int make_keyboard(struct devpm_gadget *g, const char *conf)
 /* /dev/hidgN of our hid function: its configfs "dev" is "M:m". */
 static int find_hidg(struct devpm_gadget *g)
 {
-	char kp[DEVPM_PATH_MAX], want[32], have[32], real[DEVPM_PATH_MAX];
+	char kp[DEVPM_PATH_MAX], want[32], have[32];
 	struct dirent *de;
 	DIR *dir;
 	int r;
@@ -193,13 +193,11 @@ static int find_hidg(struct devpm_gadget *g)
 	r = devpm_fmt(kp, sizeof(kp), "%s/functions/hid.0/dev", g->dir);
 	if (!r)
 		r = devpm_read_str(kp, want, sizeof(want));
-	if (!r)
-		r = devpm_real_path(real, sizeof(real), "/sys/class/hidg");
 	if (r)
 		return r;
-	dir = opendir(real);
+	dir = devpm_opendir("/sys/class/hidg");
 	if (!dir)
-		return devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return -errno;
 	while ((de = readdir(dir))) {
 		if (strncmp(de->d_name, "hidg", 4) ||
 		    devpm_fmt(kp, sizeof(kp), "/sys/class/hidg/%s/dev",

@@ -62,7 +62,7 @@ static int by_nr(const void *x, const void *y)
 int devpm_i2c_adapters(struct devpm_i2c_adapter **list, size_t *n)
 {
 	struct devpm_i2c_adapter *out = NULL, *np;
-	char real[DEVPM_PATH_MAX], k[DEVPM_PATH_MAX];
+	char k[DEVPM_PATH_MAX];
 	struct devpm_dev d;
 	struct dirent *de;
 	size_t cnt = 0;
@@ -71,12 +71,9 @@ int devpm_i2c_adapters(struct devpm_i2c_adapter **list, size_t *n)
 
 	*list = NULL;
 	*n = 0;
-	if (devpm_real_path(real, sizeof(real), "/sys/bus/i2c/devices"))
-		return -ENAMETOOLONG;
-	dir = opendir(real);
+	dir = devpm_opendir("/sys/bus/i2c/devices");
 	if (!dir)
-		return errno == ENOENT ? 0 :
-		       devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(dir))) {
 		nr = parse_adapter(de->d_name);
 		if (nr < 0 ||
@@ -161,19 +158,16 @@ int devpm_i2c_new_device(int nr, const char *type, unsigned int addr)
 
 int devpm_i2c_eeprom(const char *client, char *buf, size_t len)
 {
-	char real[DEVPM_PATH_MAX], k[DEVPM_PATH_MAX];
+	char k[DEVPM_PATH_MAX];
 	const char *base = strrchr(client, '/');
 	struct dirent *de;
 	DIR *d;
 	int r;
 
 	base = base ? base + 1 : client;
-	r = devpm_real_path(real, sizeof(real), client);
-	if (r)
-		return r;
-	d = opendir(real);
+	d = devpm_opendir(client);
 	if (!d)
-		return devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return -errno;
 	r = -ENOENT;
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, base, strlen(base)) ||

@@ -32,19 +32,15 @@ static int cmp_event(const void *a, const void *b)
 int devpm_input_find(const char *devpath, struct devpm_input_node *nodes,
 		     int max)
 {
-	char real[DEVPM_PATH_MAX], link[DEVPM_PATH_MAX], kp[DEVPM_PATH_MAX];
+	char link[DEVPM_PATH_MAX], kp[DEVPM_PATH_MAX];
 	size_t plen = strlen(devpath);
 	struct dirent *de;
 	DIR *dir;
-	int n = 0, r;
+	int n = 0;
 
-	r = devpm_real_path(real, sizeof(real), "/sys/class/input");
-	if (r)
-		return r;
-	dir = opendir(real);
+	dir = devpm_opendir("/sys/class/input");
 	if (!dir)
-		return errno == ENOENT ? 0 :
-		       devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(dir))) {
 		if (strncmp(de->d_name, "event", 5) ||
 		    strlen(de->d_name) >= sizeof(nodes[0].name))

@@ -129,7 +129,7 @@ static int by_hctl(const void *x, const void *y)
 int devpm_scsi_disks(struct devpm_scsi_disk **list, size_t *n)
 {
 	struct devpm_scsi_disk *out = NULL, *np, tmp;
-	char real[DEVPM_PATH_MAX], k[DEVPM_PATH_MAX];
+	char k[DEVPM_PATH_MAX];
 	struct devpm_dev d;
 	struct dirent *de;
 	size_t cnt = 0;
@@ -137,12 +137,9 @@ int devpm_scsi_disks(struct devpm_scsi_disk **list, size_t *n)
 
 	*list = NULL;
 	*n = 0;
-	if (devpm_real_path(real, sizeof(real), "/sys/bus/scsi/devices"))
-		return -ENAMETOOLONG;
-	dir = opendir(real);
+	dir = devpm_opendir("/sys/bus/scsi/devices");
 	if (!dir)
-		return errno == ENOENT ? 0 :
-		       devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(dir))) {
 		if (parse_hctl(de->d_name, &tmp) ||
 		    devpm_fmt(k, sizeof(k), "/sys/bus/scsi/devices/%s",
@@ -181,17 +178,15 @@ size_t devpm_scsi_disks_below(struct devpm_scsi_disk *list, size_t n,
 
 int devpm_ata_ports(const char *ctrl, char *ports, int max)
 {
-	char real[DEVPM_PATH_MAX], k[DEVPM_PATH_MAX];
+	char k[DEVPM_PATH_MAX];
 	struct dirent *de;
 	unsigned int nr;
 	int n = 0;
 	DIR *dir;
 
-	if (devpm_real_path(real, sizeof(real), ctrl))
-		return -ENAMETOOLONG;
-	dir = opendir(real);
+	dir = devpm_opendir(ctrl);
 	if (!dir)
-		return devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return -errno;
 	while ((de = readdir(dir)) && n < max) {
 		if (sscanf(de->d_name, "ata%u", &nr) != 1 ||
 		    strspn(de->d_name + 3, "0123456789") !=

@@ -230,6 +230,25 @@ int devpm_read_long_or_na(const char *kpath, long *val)
 	return parse_long(kpath, buf, val);
 }
 
+DIR *devpm_opendir(const char *kpath)
+{
+	char real[DEVPM_PATH_MAX];
+	DIR *dir;
+	int e;
+
+	if (devpm_real_path(real, sizeof(real), kpath)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	dir = opendir(real);
+	if (!dir) {
+		e = errno;
+		devpm_fail(e, "%s: %s", real, strerror(e));
+		errno = e;
+	}
+	return dir;
+}
+
 bool devpm_exists(const char *kpath)
 {
 	char path[DEVPM_PATH_MAX];

@@ -11,6 +11,7 @@
 #ifndef DEVPM_SYSFS_H
 #define DEVPM_SYSFS_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -50,6 +51,11 @@ int devpm_read_long(const char *kpath, long *val);
 /* Accepts "n/a" (returns 1 and leaves *val untouched), else as read_long. */
 int devpm_read_long_or_na(const char *kpath, long *val);
 bool devpm_exists(const char *kpath);
+/*
+ * opendir() of a kernel path.  NULL on failure with errno set (ENOENT: no
+ * such directory) and devpm_error() "<path>: <strerror>".
+ */
+DIR *devpm_opendir(const char *kpath);
 
 /*
  * Raw write: one write() of the whole string (O_TRUNC, no O_CREAT).  Tests

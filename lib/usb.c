@@ -139,22 +139,19 @@ static int cmp_usb(const void *a, const void *b)
 /* /sys/bus/usb/devices, not a walk of /sys/devices: that is slow. */
 int devpm_usb_list(struct devpm_usb **list, size_t *n)
 {
-	char real[DEVPM_PATH_MAX], kp[DEVPM_PATH_MAX];
+	char kp[DEVPM_PATH_MAX];
 	struct devpm_usb *out = NULL, *np;
 	struct devpm_dev d;
 	struct dirent *de;
 	size_t k = 0, cap = 0;
 	DIR *dir;
-	int r;
+	int r = 0;
 
 	*list = NULL;
 	*n = 0;
-	r = devpm_real_path(real, sizeof(real), USB_DEVICES);
-	if (r)
-		return r;
-	dir = opendir(real);
+	dir = devpm_opendir(USB_DEVICES);
 	if (!dir)
-		return devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return -errno;
 	while ((de = readdir(dir))) {
 		/* Interfaces carry a ':' ("1-1:1.0"). */
 		if (de->d_name[0] == '.' || strchr(de->d_name, ':'))

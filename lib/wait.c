@@ -183,6 +183,18 @@ int devpm_wait_status(struct devpm_dev *d, struct devpm_trace *t,
 	return 0;
 }
 
+int devpm_wait_status_why(struct devpm_dev *d, struct devpm_trace *t,
+			  const char *status, int timeout_ms,
+			  struct devpm_wait_result *res)
+{
+	int r = devpm_wait_status(d, t, status, timeout_ms, res);
+
+	if (r && r != -ETIMEDOUT)
+		snprintf(res->why, sizeof(res->why), "waiting for %s: %s",
+			 status, devpm_error());
+	return r;
+}
+
 bool devpm_poll_until(bool (*cond)(void *arg), void *arg, int timeout_ms)
 {
 	uint64_t deadline = devpm_now_us() +

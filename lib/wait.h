@@ -46,6 +46,14 @@ int devpm_wait_status(struct devpm_dev *d, struct devpm_trace *t,
 		      struct devpm_wait_result *res);
 
 /*
+ * The same, with res->why set on every error, not only on timeout:
+ * "waiting for <status>: <devpm_error()>", for a caller that reports why.
+ */
+int devpm_wait_status_why(struct devpm_dev *d, struct devpm_trace *t,
+			  const char *status, int timeout_ms,
+			  struct devpm_wait_result *res);
+
+/*
  * When the events (oldest first) show dev entering status ("suspended" or
  * "active"): 1 with *at_us set, -EAGAIN when the return of a call in
  * progress is still to come, 0 when they do not show it.  What

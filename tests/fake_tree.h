@@ -14,6 +14,7 @@
 #include <libgen.h>
 #include <limits.h>
 
+#include "devpm.h"
 #include "unit.h"
 
 static inline void tree_check(int r, const char *what, const char *path)
@@ -65,6 +66,46 @@ static inline void tree_link(const char *root, const char *kpath,
 static inline void tree_dir(const char *root, const char *kpath)
 {
 	tree_check(unit_mkdir(root, kpath + 1), "mkdir", kpath);
+}
+
+/* Value of <root><kpath>, newline stripped; "(missing)" if unreadable. */
+static inline const char *tree_val(const char *root, const char *kpath)
+{
+	static char buf[256];
+
+	if (unit_get(root, kpath + 1, buf, sizeof(buf)))
+		return "(missing)";
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/*
+ * Make root the sysfs root with nothing mounted, and the journal live in
+ * <root>/journal (its path to dir); no DEVPM_JOURNAL or --allow-disk from
+ * the environment.  0 or the error of devpm_set_sysfs_root().
+ */
+static inline int tree_use(const char *root, char *dir, size_t len)
+{
+	int r;
+
+	tree_put(root, "/proc/self/mountinfo", "");
+	snprintf(dir, len, "%s/journal", root);
+	r = devpm_set_sysfs_root(root);
+	if (r)
+		return r;
+	setenv("DEVPM_JOURNAL_DIR", dir, 1);
+	unsetenv("DEVPM_JOURNAL");
+	unsetenv("DEVPM_ALLOW_DISK");
+	devpm_safety_reset();
+	return 0;
+}
+
+/* Undo tree_use() and remove the tree. */
+static inline void tree_unuse(char *root)
+{
+	devpm_journal_close();
+	devpm_set_sysfs_root(NULL);
+	tree_rm(root);
 }
 
 /*

@@ -46,29 +46,12 @@ FIXTURE_SETUP(i2c)
 	tree_device(self->tree, PLAT, "platform", NULL, NULL, "unsupported",
 		    0, 0);
 	adapter(self->tree, ADAP1, "foo i2c bus");
-	tree_put(self->tree, "/proc/self/mountinfo", "");
-	snprintf(self->dir, sizeof(self->dir), "%s/journal", self->tree);
-	ASSERT_EQ(0, devpm_set_sysfs_root(self->tree));
-	setenv("DEVPM_JOURNAL_DIR", self->dir, 1);
-	unsetenv("DEVPM_JOURNAL");
-	devpm_safety_reset();
+	ASSERT_EQ(0, tree_use(self->tree, self->dir, sizeof(self->dir)));
 }
 
 FIXTURE_TEARDOWN(i2c)
 {
-	devpm_journal_close();
-	devpm_set_sysfs_root(NULL);
-	tree_rm(self->tree);
-}
-
-static const char *val(const char *tree, const char *kpath)
-{
-	static char buf[256];
-
-	if (unit_get(tree, kpath + 1, buf, sizeof(buf)))
-		return "(missing)";
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
+	tree_unuse(self->tree);
 }
 
 TEST_F(i2c, adapters_and_their_controllers)
@@ -99,8 +82,8 @@ TEST_F(i2c, new_device_is_journaled_and_removed)
 
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
 	ASSERT_EQ(0, devpm_i2c_new_device(0, "24c02", 0x50));
-	EXPECT_STREQ("24c02 0x50", val(self->tree, ADAP "/new_device"));
-	EXPECT_STREQ("", val(self->tree, ADAP "/delete_device"));
+	EXPECT_STREQ("24c02 0x50", tree_val(self->tree, ADAP "/new_device"));
+	EXPECT_STREQ("", tree_val(self->tree, ADAP "/delete_device"));
 	snprintf(want, sizeof(want), "%s/journal", self->dir);
 	ASSERT_EQ(0, unit_get("", want, j, sizeof(j)));
 	devpm_real_path(real, sizeof(real),
@@ -108,7 +91,7 @@ TEST_F(i2c, new_device_is_journaled_and_removed)
 	snprintf(want, sizeof(want), "U %s\t0x50\n", real);
 	EXPECT_STREQ(want, j);
 	ASSERT_EQ(1, devpm_journal_restore_all());
-	EXPECT_STREQ("0x50", val(self->tree, ADAP "/delete_device"));
+	EXPECT_STREQ("0x50", tree_val(self->tree, ADAP "/delete_device"));
 }
 
 TEST_F(i2c, taken_address_is_refused)
@@ -119,9 +102,9 @@ TEST_F(i2c, taken_address_is_refused)
 	EXPECT_EQ(-EEXIST, devpm_i2c_new_device(0, "24c02", 0x50));
 	EXPECT_NE(NULL, strstr(devpm_error(), "0x50"));
 	/* Nothing written, nothing to undo. */
-	EXPECT_STREQ("", val(self->tree, ADAP "/new_device"));
+	EXPECT_STREQ("", tree_val(self->tree, ADAP "/new_device"));
 	EXPECT_EQ(0, devpm_journal_restore_all());
-	EXPECT_STREQ("", val(self->tree, ADAP "/delete_device"));
+	EXPECT_STREQ("", tree_val(self->tree, ADAP "/delete_device"));
 }
 
 /* A run killed after new_device: the next owner removes the client. */
@@ -150,11 +133,11 @@ TEST_F(i2c, client_removed_after_sigkill)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status));
 	/* Killed: nothing removed it... */
-	EXPECT_STREQ("24c02 0x50", val(self->tree, ADAP "/new_device"));
-	EXPECT_STREQ("", val(self->tree, ADAP "/delete_device"));
+	EXPECT_STREQ("24c02 0x50", tree_val(self->tree, ADAP "/new_device"));
+	EXPECT_STREQ("", tree_val(self->tree, ADAP "/delete_device"));
 	/* ... until the next owner (what `devpm restore` does). */
 	ASSERT_EQ(1, devpm_journal_restore_all());
-	EXPECT_STREQ("0x50", val(self->tree, ADAP "/delete_device"));
+	EXPECT_STREQ("0x50", tree_val(self->tree, ADAP "/delete_device"));
 }
 
 TEST_F(i2c, eeprom_is_the_nvmem_below_the_client)

@@ -291,22 +291,14 @@ FIXTURE_SETUP(sub)
 	tree_device(t, HOST, "scsi", NULL, "on", "active", 1, 1);
 	tree_device(t, SDEV, "scsi", "sd", "on", "active", 1, 0);
 	tree_put(t, SDEV "/power/autosuspend_delay_ms", "-1");
-	tree_put(t, "/proc/self/mountinfo", "");
-	snprintf(self->dir, sizeof(self->dir), "%s/journal", t);
-	ASSERT_EQ(0, devpm_set_sysfs_root(t));
-	setenv("DEVPM_JOURNAL_DIR", self->dir, 1);
-	unsetenv("DEVPM_JOURNAL");
-	unsetenv("DEVPM_ALLOW_DISK");
-	devpm_safety_reset();
+	ASSERT_EQ(0, tree_use(t, self->dir, sizeof(self->dir)));
 	ASSERT_EQ(0, devpm_journal_open_owner(NULL)) TH_LOG("%s",
 							   devpm_error());
 }
 
 FIXTURE_TEARDOWN(sub)
 {
-	devpm_journal_close();
-	devpm_set_sysfs_root(NULL);
-	tree_rm(self->tree);
+	tree_unuse(self->tree);
 }
 
 static void get(const char *root, const char *kpath, char *buf, size_t len)

@@ -70,30 +70,12 @@ FIXTURE_SETUP(sc)
 	disk(self->tree, SDA, "ahci", "sda", "8:0", "sd");
 	disk(self->tree, CDROM, "ahci", NULL, NULL, "sr");
 	disk(self->tree, SDEBUG, "scsi_debug", "sdb", "8:16", "sd");
-	tree_put(self->tree, "/proc/self/mountinfo", "");
-	snprintf(self->dir, sizeof(self->dir), "%s/journal", self->tree);
-	ASSERT_EQ(0, devpm_set_sysfs_root(self->tree));
-	setenv("DEVPM_JOURNAL_DIR", self->dir, 1);
-	unsetenv("DEVPM_JOURNAL");
-	unsetenv("DEVPM_ALLOW_DISK");
-	devpm_safety_reset();
+	ASSERT_EQ(0, tree_use(self->tree, self->dir, sizeof(self->dir)));
 }
 
 FIXTURE_TEARDOWN(sc)
 {
-	devpm_journal_close();
-	devpm_set_sysfs_root(NULL);
-	tree_rm(self->tree);
-}
-
-static const char *val(const char *tree, const char *kpath)
-{
-	static char buf[256];
-
-	if (unit_get(tree, kpath + 1, buf, sizeof(buf)))
-		return "(missing)";
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
+	tree_unuse(self->tree);
 }
 
 static const struct devpm_scsi_disk *find(const struct devpm_scsi_disk *d,
@@ -279,20 +261,20 @@ TEST_F(sc, pm_knobs_are_journaled)
 	ASSERT_EQ(0, devpm_scsi_disks(&d, &n));
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
 	ASSERT_EQ(0, devpm_scsi_rpm_set(find(d, n, "2:0:0:0"), 100, "auto"));
-	EXPECT_STREQ("auto", val(self->tree, SDEBUG "/power/control"));
-	EXPECT_STREQ("100", val(self->tree,
-				SDEBUG "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("auto", tree_val(self->tree, SDEBUG "/power/control"));
+	EXPECT_STREQ("100", tree_val(self->tree,
+				     SDEBUG "/power/autosuspend_delay_ms"));
 	ASSERT_EQ(2, devpm_journal_restore_all());
-	EXPECT_STREQ("on", val(self->tree, SDEBUG "/power/control"));
-	EXPECT_STREQ("-1", val(self->tree,
-			       SDEBUG "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("on", tree_val(self->tree, SDEBUG "/power/control"));
+	EXPECT_STREQ("-1", tree_val(self->tree,
+				    SDEBUG "/power/autosuspend_delay_ms"));
 	/* Negative: a mounted disk's knobs are refused without the opt-in. */
 	tree_put(self->tree, "/proc/self/mountinfo",
 		 "36 35 8:16 / /mnt rw,relatime - ext4 /dev/sdb rw");
 	devpm_safety_reset();
 	EXPECT_EQ(-EPERM, devpm_scsi_rpm_set(find(d, n, "2:0:0:0"), 100,
 					     "auto"));
-	EXPECT_STREQ("on", val(self->tree, SDEBUG "/power/control"));
+	EXPECT_STREQ("on", tree_val(self->tree, SDEBUG "/power/control"));
 	free(d);
 }
 
@@ -301,9 +283,10 @@ TEST_F(sc, scsi_debug_attributes_are_journaled)
 	tree_put(self->tree, DEVPM_SDEBUG_DRIVER "/opts", "0x0");
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
 	ASSERT_EQ(0, devpm_sdebug_set("opts", "0x2004"));
-	EXPECT_STREQ("0x2004", val(self->tree, DEVPM_SDEBUG_DRIVER "/opts"));
+	EXPECT_STREQ("0x2004",
+		     tree_val(self->tree, DEVPM_SDEBUG_DRIVER "/opts"));
 	ASSERT_EQ(1, devpm_journal_restore_all());
-	EXPECT_STREQ("0x0", val(self->tree, DEVPM_SDEBUG_DRIVER "/opts"));
+	EXPECT_STREQ("0x0", tree_val(self->tree, DEVPM_SDEBUG_DRIVER "/opts"));
 }
 
 TEST_HARNESS_MAIN

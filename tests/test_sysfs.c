@@ -137,6 +137,32 @@ TEST_F(tree, missing_file_error_names_path)
 	ASSERT_TRUE(devpm_exists(DEV "/power/control"));
 }
 
+TEST_F(tree, opendir_under_root_and_errors_name_path)
+{
+	char want[UNIT_PATH_MAX];
+	bool found = false;
+	struct dirent *de;
+	DIR *dir;
+
+	ASSERT_EQ(0, devpm_set_sysfs_root(self->root));
+	dir = devpm_opendir(DEV "/power");
+	ASSERT_NE(NULL, dir);
+	while ((de = readdir(dir)))
+		found |= !strcmp(de->d_name, "control");
+	closedir(dir);
+	EXPECT_TRUE(found);
+	/* Negative: a missing directory, and a file that is none. */
+	errno = 0;
+	ASSERT_EQ(NULL, devpm_opendir(DEV "/nope"));
+	ASSERT_EQ(ENOENT, errno);
+	snprintf(want, sizeof(want), "%s%s: %s", self->real, DEV "/nope",
+		 strerror(ENOENT));
+	ASSERT_STREQ(want, devpm_error());
+	errno = 0;
+	ASSERT_EQ(NULL, devpm_opendir(DEV "/power/control"));
+	ASSERT_EQ(ENOTDIR, errno);
+}
+
 TEST_F(tree, write_str_replaces_whole_value)
 {
 	char buf[64];

@@ -118,30 +118,12 @@ FIXTURE_SETUP(usb)
 	scsi_disk(r, SDA, "sda", "8:0");
 	usb_dev(r, BAD, "on", 6, "ff", "1234", "bad");
 	usb_intf(r, BAD "/1-5:1.0", "foo", "0");
-	tree_put(r, "/proc/self/mountinfo", "");
-	snprintf(self->dir, sizeof(self->dir), "%s/journal", r);
-	ASSERT_EQ(0, devpm_set_sysfs_root(r));
-	setenv("DEVPM_JOURNAL_DIR", self->dir, 1);
-	unsetenv("DEVPM_JOURNAL");
-	unsetenv("DEVPM_ALLOW_DISK");
-	devpm_safety_reset();
+	ASSERT_EQ(0, tree_use(r, self->dir, sizeof(self->dir)));
 }
 
 FIXTURE_TEARDOWN(usb)
 {
-	devpm_journal_close();
-	devpm_set_sysfs_root(NULL);
-	tree_rm(self->tree);
-}
-
-static const char *val(const char *tree, const char *kpath)
-{
-	static char buf[256];
-
-	if (unit_get(tree, kpath + 1, buf, sizeof(buf)))
-		return "(missing)";
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
+	tree_unuse(self->tree);
 }
 
 TEST_F(usb, lists_devices_not_interfaces)
@@ -237,19 +219,23 @@ TEST_F(usb, allow_autosuspend_reaches_the_disk_and_is_journaled)
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
 	ASSERT_EQ(0, devpm_usb_open("1-4", &u));
 	ASSERT_EQ(0, devpm_usb_allow_autosuspend(&u, 100, 20));
-	EXPECT_STREQ("auto", val(self->tree, STOR "/power/control"));
-	EXPECT_STREQ("100", val(self->tree, STOR "/power/autosuspend_delay_ms"));
-	EXPECT_STREQ("auto", val(self->tree, SD "/power/control"));
-	EXPECT_STREQ("20", val(self->tree, SD "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("auto", tree_val(self->tree, STOR "/power/control"));
+	EXPECT_STREQ("100",
+		     tree_val(self->tree, STOR "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("auto", tree_val(self->tree, SD "/power/control"));
+	EXPECT_STREQ("20",
+		     tree_val(self->tree, SD "/power/autosuspend_delay_ms"));
 	/* Negative: a disk that is not below it is left alone. */
-	EXPECT_STREQ("on", val(self->tree, SDA "/power/control"));
-	EXPECT_STREQ("-1", val(self->tree, SDA "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("on", tree_val(self->tree, SDA "/power/control"));
+	EXPECT_STREQ("-1",
+		     tree_val(self->tree, SDA "/power/autosuspend_delay_ms"));
 	ASSERT_EQ(4, devpm_journal_restore_all());
-	EXPECT_STREQ("on", val(self->tree, STOR "/power/control"));
-	EXPECT_STREQ("2000", val(self->tree,
-				 STOR "/power/autosuspend_delay_ms"));
-	EXPECT_STREQ("on", val(self->tree, SD "/power/control"));
-	EXPECT_STREQ("-1", val(self->tree, SD "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("on", tree_val(self->tree, STOR "/power/control"));
+	EXPECT_STREQ("2000", tree_val(self->tree,
+				      STOR "/power/autosuspend_delay_ms"));
+	EXPECT_STREQ("on", tree_val(self->tree, SD "/power/control"));
+	EXPECT_STREQ("-1",
+		     tree_val(self->tree, SD "/power/autosuspend_delay_ms"));
 }
 
 TEST_F(usb, allow_autosuspend_refuses_a_mounted_disk)
@@ -262,11 +248,11 @@ TEST_F(usb, allow_autosuspend_refuses_a_mounted_disk)
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
 	ASSERT_EQ(0, devpm_usb_open("1-4", &u));
 	EXPECT_EQ(-EPERM, devpm_usb_allow_autosuspend(&u, 100, 20));
-	EXPECT_STREQ("on", val(self->tree, SD "/power/control"));
+	EXPECT_STREQ("on", tree_val(self->tree, SD "/power/control"));
 	/* Negative: the keyboard holds no filesystem. */
 	ASSERT_EQ(0, devpm_usb_open("1-3.1", &u));
 	EXPECT_EQ(0, devpm_usb_allow_autosuspend(&u, 100, 20));
-	EXPECT_STREQ("auto", val(self->tree, KBD "/power/control"));
+	EXPECT_STREQ("auto", tree_val(self->tree, KBD "/power/control"));
 }
 
 static const struct devpm_usb_item *item(const struct devpm_usb_bus *b,
@@ -297,7 +283,7 @@ TEST_F(usb, bus_load_takes_out_what_cannot_suspend)
 	ASSERT_EQ(5, b.n);
 	EXPECT_TRUE(item(&b, "1-3")->ok);
 	EXPECT_TRUE(item(&b, "1-3.1")->ok);
-	EXPECT_STREQ("auto", val(self->tree, KBD "/power/control"));
+	EXPECT_STREQ("auto", tree_val(self->tree, KBD "/power/control"));
 	/* A driver without autosuspend: a skip, and its hub cannot either. */
 	it = item(&b, "1-5");
 	EXPECT_FALSE(it->ok);

@@ -149,6 +149,12 @@ TEST(no_status_file_fails_fast)
 					     &res));
 	EXPECT_GT(100000, (long)(devpm_now_us() - t0));
 	EXPECT_NE(NULL, strstr(devpm_error(), "no power/runtime_status"));
+	/* Negative control for the _why variant: the plain wait leaves why. */
+	EXPECT_STREQ("", res.why);
+	EXPECT_EQ(-ENOENT, devpm_wait_status_why(&d, NULL, "suspended", 5000,
+						 &res));
+	EXPECT_NE(NULL, strstr(res.why, "waiting for suspended: "));
+	EXPECT_NE(NULL, strstr(res.why, "no power/runtime_status"));
 	tree_rm(root);
 }
 

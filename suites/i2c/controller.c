@@ -72,6 +72,16 @@ static void controllers(struct devpm_i2c_adapter **list, size_t *n,
 	*n = k;
 }
 
+/* The adapter's controller, or false with the case failed. */
+static bool open_ctrl(struct devpm_sub *s, const struct devpm_i2c_adapter *a,
+		      struct devpm_dev *d)
+{
+	if (devpm_dev_open(d, a->ctrl) >= 0)
+		return true;
+	devpm_sub_fail(s, a->ctrl_name, "%s", devpm_error());
+	return false;
+}
+
 FIXTURE_SETUP(i2c)
 {
 	self->mark = devpm_case_setup();
@@ -114,23 +124,16 @@ static int ctrl_prepare(struct devpm_dev *d, long delay_ms)
 	return r;
 }
 
-/* A bound for waits: the delay, its 25% timer slack, and a second. */
-static int wait_bound(long delay_ms)
+/*
+ * The suspend an autosuspend delay of delay_ms brings, bounded by the
+ * delay, its 25% timer slack, and a second.
+ */
+static int wait_suspended(struct devpm_dev *d, struct devpm_trace *t,
+			  long delay_ms, struct devpm_wait_result *res)
 {
-	return (int)(delay_ms + delay_ms / 4 + 1000);
-}
-
-/* devpm_wait_status() whose res->why is set on every error. */
-static int wait_st(struct devpm_dev *d, struct devpm_trace *t,
-		   const char *status, int timeout_ms,
-		   struct devpm_wait_result *res)
-{
-	int r = devpm_wait_status(d, t, status, timeout_ms, res);
-
-	if (r && r != -ETIMEDOUT)
-		snprintf(res->why, sizeof(res->why), "waiting for %s: %s",
-			 status, devpm_error());
-	return r;
+	return devpm_wait_status_why(d, t, "suspended",
+				     (int)(delay_ms + delay_ms / 4 + 1000),
+				     res);
 }
 
 static struct devpm_trace *start_trace(const char *a, const char *b)
@@ -231,10 +234,8 @@ TEST_F(i2c, controller_autosuspends)
 		uint64_t t0;
 		int hold, r;
 
-		if (devpm_dev_open(&d, a->ctrl) < 0) {
-			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+		if (!open_ctrl(&s, a, &d))
 			continue;
-		}
 		delay = d.rpm.have_autosuspend ? d.rpm.autosuspend_delay_ms : 0;
 		if (delay < 0) {
 			devpm_sub_skip(&s, d.name,
@@ -249,7 +250,7 @@ TEST_F(i2c, controller_autosuspends)
 				       devpm_error());
 			goto next;
 		}
-		if (wait_st(&d, t, "active", 1000, &res)) {
+		if (devpm_wait_status_why(&d, t, "active", 1000, &res)) {
 			devpm_sub_fail(&s, d.name, "control=on: %s", res.why);
 			goto next;
 		}
@@ -260,7 +261,7 @@ TEST_F(i2c, controller_autosuspends)
 		 */
 		hold = (int)(delay + delay / 4 < 500 ? delay + delay / 4 :
 			     500) + 300;
-		r = wait_st(&d, t, "suspended", hold, &res);
+		r = devpm_wait_status_why(&d, t, "suspended", hold, &res);
 		if (!r) {
 			devpm_sub_fail(&s, d.name,
 				       "suspended %.0f ms after control=on: control=on must keep it active",
@@ -278,8 +279,8 @@ TEST_F(i2c, controller_autosuspends)
 				       devpm_error());
 			goto next;
 		}
-		r = wait_st(&d, t, "suspended",
-				      (int)(delay + delay / 4 + 500), &res);
+		r = devpm_wait_status_why(&d, t, "suspended",
+					  (int)(delay + delay / 4 + 500), &res);
 		if (r && held_by_others(&d, why, sizeof(why))) {
 			devpm_sub_skip(&s, d.name, "%s", why);
 			goto next;
@@ -382,6 +383,22 @@ static int check_read(struct devpm_trace *t, const char *ctrl, bool was_susp,
 	return 0;
 }
 
+/*
+ * Before read k of a cycle: even reads wait for the controller to
+ * suspend, odd ones find it active from the read before.  1 suspended,
+ * 0 active, -1 the wait failed (res->why).
+ */
+static int before_read(struct devpm_dev *d, struct devpm_trace *t, int k,
+		       struct devpm_wait_result *res)
+{
+	char st[64];
+
+	if (k % 2 == 0 && wait_suspended(d, t, CYCLE_DELAY_MS, res))
+		return -1;
+	devpm_dev_status(d, st, sizeof(st));
+	return !strcmp(st, "suspended");
+}
+
 TEST_F(i2c, eeprom_read_resumes_controller)
 {
 	unsigned char ref[EEPROM_LEN], buf[EEPROM_LEN];
@@ -429,17 +446,14 @@ TEST_F(i2c, eeprom_read_resumes_controller)
 			bool susp;
 			uint64_t t0, t1;
 
-			/* Even reads find it suspended, odd ones active. */
-			if (k % 2 == 0 &&
-			    wait_st(&d, t, "suspended",
-					      wait_bound(CYCLE_DELAY_MS), &res)) {
+			r = before_read(&d, t, k, &res);
+			if (r < 0) {
 				devpm_sub_fail(&s, c.name, "before read %d: %s",
 					       k + 1, res.why);
 				fails++;
 				break;
 			}
-			devpm_dev_status(&d, why, sizeof(why));
-			susp = !strcmp(why, "suspended");
+			susp = r;
 			t0 = devpm_now_us();
 			got = devpm_i2c_eeprom_read(nvmem, buf, sizeof(buf), 0);
 			t1 = devpm_now_us();
@@ -468,12 +482,10 @@ TEST_F(i2c, eeprom_read_resumes_controller)
 				fails++;
 			}
 		}
-		if (!fails && (wait_st(&d, t, "suspended",
-						 wait_bound(CYCLE_DELAY_MS),
-						 &res) ||
+		if (!fails && (wait_suspended(&d, t, CYCLE_DELAY_MS, &res) ||
 			       (c.rpm.have_status &&
-				wait_st(&c, t, "suspended", 1000,
-						  &res)))) {
+				devpm_wait_status_why(&c, t, "suspended",
+						      1000, &res)))) {
 			devpm_sub_fail(&s, c.name, "after the reads: %s",
 				       res.why);
 			fails++;
@@ -542,7 +554,7 @@ TEST_F(i2c, smbus_transfer_resumes_controller)
 		struct devpm_trace *t;
 		struct devpm_dev d;
 		bool force;
-		int fd, k, fails = 0, ns = 0;
+		int fd, k, r, fails = 0, ns = 0;
 
 		if (!i801_only(&s, a))
 			continue;
@@ -564,16 +576,14 @@ TEST_F(i2c, smbus_transfer_resumes_controller)
 			bool susp;
 			int v, first = 0;
 
-			if (k % 2 == 0 &&
-			    wait_st(&d, t, "suspended",
-					      wait_bound(CYCLE_DELAY_MS), &res)) {
+			r = before_read(&d, t, k, &res);
+			if (r < 0) {
 				devpm_sub_fail(&s, d.name, "before transfer %d: %s",
 					       k + 1, res.why);
 				fails++;
 				break;
 			}
-			devpm_dev_status(&d, why, sizeof(why));
-			susp = !strcmp(why, "suspended");
+			susp = r;
 			ns += susp;
 			t0 = devpm_now_us();
 			v = devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k / 2,
@@ -607,9 +617,7 @@ TEST_F(i2c, smbus_transfer_resumes_controller)
 				fails++;
 			}
 		}
-		if (!fails && wait_st(&d, t, "suspended",
-						wait_bound(CYCLE_DELAY_MS),
-						&res)) {
+		if (!fails && wait_suspended(&d, t, CYCLE_DELAY_MS, &res)) {
 			devpm_sub_fail(&s, d.name, "after the transfers: %s",
 				       res.why);
 			fails++;
@@ -641,8 +649,7 @@ static int honour_sample(struct devpm_dev *d, struct devpm_trace *t, int fd,
 	uint64_t t0, put, at, dur;
 	size_t n;
 
-	if (wait_st(d, t, "suspended", wait_bound(HONOUR_DELAY_MS),
-			      &res)) {
+	if (wait_suspended(d, t, HONOUR_DELAY_MS, &res)) {
 		snprintf(why, len, "before: %s", res.why);
 		return -1;
 	}
@@ -652,8 +659,7 @@ static int honour_sample(struct devpm_dev *d, struct devpm_trace *t, int fd,
 		snprintf(why, len, "%s", devpm_error());
 		return -1;
 	}
-	if (wait_st(d, t, "suspended", wait_bound(HONOUR_DELAY_MS),
-			      &res)) {
+	if (wait_suspended(d, t, HONOUR_DELAY_MS, &res)) {
 		snprintf(why, len, "after the transfers: %s", res.why);
 		return -1;
 	}
@@ -689,10 +695,8 @@ TEST_F(i2c, autosuspend_delay_honoured)
 
 		if (!i801_only(&s, a))
 			continue;
-		if (devpm_dev_open(&d, a->ctrl) < 0) {
-			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+		if (!open_ctrl(&s, a, &d))
 			continue;
-		}
 		if (!d.rpm.have_autosuspend) {
 			devpm_sub_skip(&s, d.name, "driver %s does not use autosuspend",
 				       d.driver);
@@ -776,10 +780,8 @@ TEST_F(i2c, usage_balanced_after_cycles)
 		bool force = false;
 		int fd = -1, k;
 
-		if (devpm_dev_open(&d, a->ctrl) < 0) {
-			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
+		if (!open_ctrl(&s, a, &d))
 			continue;
-		}
 		t = start_trace(d.name, NULL);
 		if (devpm_i2c_is_i801(a))
 			fd = open_i2c_dev(a, &force, why, sizeof(why));
@@ -788,8 +790,7 @@ TEST_F(i2c, usage_balanced_after_cycles)
 			devpm_sub_fail(&s, d.name, "%s", devpm_error());
 			goto next;
 		}
-		if (wait_st(&d, t, "suspended",
-				      wait_bound(USAGE_DELAY_MS), &res)) {
+		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
 			if (held_by_others(&d, why, sizeof(why)))
 				devpm_sub_skip(&s, d.name, "%s", why);
 			else
@@ -816,9 +817,7 @@ TEST_F(i2c, usage_balanced_after_cycles)
 		if (d.rpm.have_active_kids)
 			kids0 = d.rpm.active_kids;
 		for (k = 0; k < USAGE_CYCLES; k++) {
-			if (wait_st(&d, t, "suspended",
-					      wait_bound(USAGE_DELAY_MS),
-					      &res)) {
+			if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
 				devpm_sub_fail(&s, d.name, "cycle %d: %s",
 					       k + 1, res.why);
 				goto next;
@@ -829,8 +828,7 @@ TEST_F(i2c, usage_balanced_after_cycles)
 			ctrl_knob(&d, "control", "on");
 			ctrl_knob(&d, "control", "auto");
 		}
-		if (wait_st(&d, t, "suspended",
-				      wait_bound(USAGE_DELAY_MS), &res)) {
+		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
 			devpm_sub_fail(&s, d.name, "after %d cycles: %s",
 				       USAGE_CYCLES, res.why);
 			goto next;

@@ -85,11 +85,6 @@ FIXTURE_TEARDOWN(pci)
 	devpm_case_teardown(self->mark);
 }
 
-static double ms(uint64_t us)
-{
-	return us / 1000.0;
-}
-
 /* An i801 SMBus controller: its adapter, opened through i2c-dev. */
 static int find_smbus(struct action *a, char *why, size_t len)
 {

@@ -13,7 +13,7 @@
  * (control=on) the port refuses to idle.
  */
 #include "test.h"
-#include "pci_suite.h"
+#include "pset_fixture.h"
 
 static const struct devpm_test_info info = {
 	.suite = "pci",
@@ -23,29 +23,6 @@ static const struct devpm_test_info info = {
 };
 
 #define MAX_KIDS 32
-
-FIXTURE(pci) {
-	off_t mark;
-	struct pset s;
-	struct devpm_sub sub;
-};
-
-FIXTURE_SETUP(pci)
-{
-	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
-}
-
-FIXTURE_TEARDOWN(pci)
-{
-	pset_close(&self->s);
-	devpm_case_teardown(self->mark);
-}
-
-static double ms(uint64_t us)
-{
-	return us / 1000.0;
-}
 
 static bool cmdline_has(const char *word)
 {

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "test.h"
-#include "pci_suite.h"
+#include "pset_fixture.h"
 
 static const struct devpm_test_info info = {
 	.suite = "pci",
@@ -19,29 +19,6 @@ static const struct devpm_test_info info = {
 	.needs = { .root = true, .files = (const char *[]){
 			"/sys/bus/pci/devices", NULL } },
 };
-
-FIXTURE(pci) {
-	off_t mark;
-	struct pset s;
-	struct devpm_sub sub;
-};
-
-FIXTURE_SETUP(pci)
-{
-	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
-}
-
-FIXTURE_TEARDOWN(pci)
-{
-	pset_close(&self->s);
-	devpm_case_teardown(self->mark);
-}
-
-static double ms(uint64_t us)
-{
-	return us / 1000.0;
-}
 
 /* Devices whose D-state tells something: a PM capability, or no driver. */
 static bool want_dstate(const struct pdev *p, char *why, size_t len)

@@ -27,6 +27,12 @@
 /* Beyond a device's autosuspend delays: a SATA chain under TCG takes 0.1 s. */
 #define PCI_BOUND_MS 2000
 
+/* A time in µs as ms, for messages. */
+static inline double ms(uint64_t us)
+{
+	return us / 1000.0;
+}
+
 struct pdev {
 	struct devpm_dev d;
 	struct devpm_pci_info info;
@@ -137,20 +143,16 @@ static inline int pdev_cmp(const void *a, const void *b)
  */
 static inline int pset_open(struct pset *s)
 {
-	char real[DEVPM_PATH_MAX], spec[DEVPM_PATH_MAX];
+	char spec[DEVPM_PATH_MAX];
 	const char **names;
 	struct dirent *e;
 	size_t i, cap = 0;
 	DIR *dir;
-	int r;
 
 	memset(s, 0, sizeof(*s));
-	r = devpm_real_path(real, sizeof(real), "/sys/bus/pci/devices");
-	if (r < 0)
-		return r;
-	dir = opendir(real);
+	dir = devpm_opendir("/sys/bus/pci/devices");
 	if (!dir)
-		return devpm_fail(errno, "%s: %s", real, strerror(errno));
+		return -errno;
 	while ((e = readdir(dir))) {
 		struct pdev *grown;
 

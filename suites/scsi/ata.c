@@ -142,7 +142,6 @@ static int ctl_open(struct ctl *c, const struct devpm_scsi_disk *d,
 static struct devpm_trace *ctl_trace(struct ctl *cs, int nc)
 {
 	const char **names;
-	struct devpm_trace *t;
 	int i, j, k = 0;
 
 	names = calloc((size_t)nc * (1 + 4 * MAX_PORTS) + 1, sizeof(*names));
@@ -160,12 +159,7 @@ static struct devpm_trace *ctl_trace(struct ctl *cs, int nc)
 			names[k++] = c->disk[i].host.name;
 		}
 	}
-	t = devpm_trace_start(names);
-	if (!t)
-		devpm_note("no trace (%s): polling runtime_status",
-			   devpm_error());
-	free(names);
-	return t;
+	return dk_trace_names(names);
 }
 
 static int port_of(const struct ctl *c, const struct dk *x)
@@ -196,8 +190,10 @@ static int hold_ports(struct ctl *c, struct devpm_trace *t, char *why,
 	for (i = 0; i < c->ndisks; i++) {
 		struct dk *x = &c->disk[i];
 
-		if (wait_st(&x->sd, t, "suspended", DELAY_MS * 2 + 2000, &res) ||
-		    wait_st(&x->host, t, "suspended", 1000, &res)) {
+		if (devpm_wait_status_why(&x->sd, t, "suspended",
+					  DELAY_MS * 2 + 2000, &res) ||
+		    devpm_wait_status_why(&x->host, t, "suspended", 1000,
+					  &res)) {
 			snprintf(why, len, "%s: %s", x->d->block, res.why);
 			return -1;
 		}
@@ -222,11 +218,12 @@ static int release_ports(struct ctl *c, struct devpm_trace *t, uint64_t t0,
 	int i, p;
 
 	for (i = 0; i < c->nports; i++)
-		if (wait_st(&c->port[i], t, "suspended", 2000, &res)) {
+		if (devpm_wait_status_why(&c->port[i], t, "suspended", 2000,
+					  &res)) {
 			snprintf(why, len, "%s: %s", c->port[i].name, res.why);
 			return -1;
 		}
-	if (wait_st(&c->pci, t, "suspended", 2000, &res)) {
+	if (devpm_wait_status_why(&c->pci, t, "suspended", 2000, &res)) {
 		snprintf(why, len, "%s", res.why);
 		return -1;
 	}
@@ -293,7 +290,8 @@ static int resume_chain(struct ctl *c, struct dk *x, struct devpm_trace *t,
 		snprintf(why, len, "port %s not found", x->d->ata_port);
 		return -1;
 	}
-	if (wait_st(&c->pci, t, "suspended", DELAY_MS * 2 + 3000, &res)) {
+	if (devpm_wait_status_why(&c->pci, t, "suspended",
+				  DELAY_MS * 2 + 3000, &res)) {
 		snprintf(why, len, "before the read: %s", res.why);
 		return -1;
 	}

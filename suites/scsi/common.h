@@ -23,19 +23,6 @@ struct dk {
 	char why[768];		/* why it dropped out */
 };
 
-/* devpm_wait_status() whose res->why is set on every error. */
-static inline int wait_st(struct devpm_dev *d, struct devpm_trace *t,
-			  const char *status, int timeout_ms,
-			  struct devpm_wait_result *res)
-{
-	int r = devpm_wait_status(d, t, status, timeout_ms, res);
-
-	if (r && r != -ETIMEDOUT)
-		snprintf(res->why, sizeof(res->why), "waiting for %s: %s",
-			 status, devpm_error());
-	return r;
-}
-
 /* Open sd, target and host of d; on error a FAIL line and -1. */
 static inline int dk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
 			  struct dk *x)
@@ -87,12 +74,23 @@ static inline size_t dk_select(struct devpm_sub *s,
 	return k;
 }
 
+/* A trace of names (freed here), or NULL with a note: waits then poll. */
+static inline struct devpm_trace *dk_trace_names(const char **names)
+{
+	struct devpm_trace *t = devpm_trace_start(names);
+
+	if (!t)
+		devpm_note("no trace (%s): polling runtime_status",
+			   devpm_error());
+	free(names);
+	return t;
+}
+
 /* Trace the rpm events of every disk, target and host of x. */
 static inline struct devpm_trace *dk_trace(struct dk *x, size_t n,
 					   const char *const *extra)
 {
 	const char **names = calloc(3 * n + 8, sizeof(*names));
-	struct devpm_trace *t;
 	size_t i, k = 0;
 
 	if (!names)
@@ -104,12 +102,7 @@ static inline struct devpm_trace *dk_trace(struct dk *x, size_t n,
 	}
 	for (i = 0; extra && extra[i] && i < 7; i++)
 		names[k++] = extra[i];
-	t = devpm_trace_start(names);
-	if (!t)
-		devpm_note("no trace (%s): polling runtime_status",
-			   devpm_error());
-	free(names);
-	return t;
+	return dk_trace_names(names);
 }
 
 static inline const struct devpm_event *dk_events(struct devpm_trace *t,
@@ -182,7 +175,8 @@ static inline void dk_cycles(struct dk *x, size_t n, struct devpm_trace *t,
 			} else if (devpm_now_us() - since[i] >
 				   (uint64_t)bound_ms * 1000) {
 				/* A zero wait fills in the diagnosis. */
-				wait_st(&x[i].sd, NULL, "suspended", 0, &res);
+				devpm_wait_status_why(&x[i].sd, NULL,
+						      "suspended", 0, &res);
 				snprintf(x[i].why, sizeof(x[i].why),
 					 "cycle %d: not suspended within %d ms: %s",
 					 done[i] + 1, bound_ms, res.why);

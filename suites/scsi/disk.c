@@ -69,12 +69,14 @@ static void settle(struct devpm_sub *s, struct dk *x, size_t n,
 	for (i = 0; i < n; i++) {
 		if (!x[i].on)
 			continue;
-		if (wait_st(&x[i].sd, t, "suspended",
-			    (int)(delay_ms + delay_ms / 4 + 2000), &res) ||
-		    (parents && (wait_st(&x[i].tgt, t, "suspended", 1000,
-					 &res) ||
-				 wait_st(&x[i].host, t, "suspended", 1000,
-					 &res))))
+		if (devpm_wait_status_why(&x[i].sd, t, "suspended",
+					  (int)(delay_ms + delay_ms / 4 + 2000),
+					  &res) ||
+		    (parents &&
+		     (devpm_wait_status_why(&x[i].tgt, t, "suspended", 1000,
+					    &res) ||
+		      devpm_wait_status_why(&x[i].host, t, "suspended", 1000,
+					    &res))))
 			dk_fail(s, &x[i], res.why);
 	}
 }
@@ -540,8 +542,8 @@ static int write_then_suspend(struct dk *x, struct io *io,
 		snprintf(x->why, sizeof(x->why), "%s", devpm_error());
 		return -1;
 	}
-	if (wait_st(&x->sd, t, "suspended", CYCLE_DELAY_MS * 2 + 2000,
-		    &res)) {
+	if (devpm_wait_status_why(&x->sd, t, "suspended",
+				  CYCLE_DELAY_MS * 2 + 2000, &res)) {
 		snprintf(x->why, sizeof(x->why), "after the write: %s",
 			 res.why);
 		return -1;

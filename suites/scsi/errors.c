@@ -174,8 +174,8 @@ static int wait_suspended(struct ctx *c, const char *when)
 {
 	struct devpm_wait_result res;
 
-	if (wait_st(&c->x->sd, c->t, "suspended", DELAY_MS * 2 + 2000,
-		    &res)) {
+	if (devpm_wait_status_why(&c->x->sd, c->t, "suspended",
+				  DELAY_MS * 2 + 2000, &res)) {
 		snprintf(c->why, c->len, "%s: %s", when, res.why);
 		return -1;
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "usb_suite.h"
 
 #define DELAY_MS	50	/* written on every device */
 #define CYCLES		20
@@ -147,20 +148,6 @@ static void timed_autosuspend(struct devpm_usb_bus *b,
 			 traced ? "" : ", untraced");
 }
 
-static bool any_suspended(void *arg)
-{
-	struct devpm_usb_bus *b = arg;
-	char st[16];
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		if (b->it[i].ok &&
-		    !devpm_dev_status(&b->it[i].u.dev, st, sizeof(st)) &&
-		    strcmp(st, "active"))
-			return true;
-	return false;
-}
-
 /*
  * The negative control: with control=on every device stays active well
  * past its delay (status polled, runtime_suspended_time unchanged).
@@ -180,21 +167,10 @@ static void control_on_holds(struct devpm_usb_bus *b)
 		devpm_dev_snapshot(&it->u.dev);
 		base[i] = it->u.dev.rpm.suspended_ms;
 	}
-	devpm_poll_until(any_suspended, b, ON_HOLD_MS);
-	for (i = 0; i < b->n; i++) {
-		struct devpm_usb_item *it = &b->it[i];
-
-		if (!it->ok)
-			continue;
-		devpm_dev_snapshot(&it->u.dev);
-		if (strcmp(it->u.dev.rpm.status, "active") ||
-		    it->u.dev.rpm.suspended_ms != base[i])
-			devpm_usb_item_out(it, true,
-					   "with control=on it suspended anyway: status %s, runtime_suspended_time +%lld ms in %d ms",
-					   it->u.dev.rpm.status,
-					   it->u.dev.rpm.suspended_ms - base[i],
-					   ON_HOLD_MS);
-	}
+	devpm_poll_until(usb_any_suspended, b, ON_HOLD_MS);
+	for (i = 0; i < b->n; i++)
+		usb_stayed_active(&b->it[i], base[i], ON_HOLD_MS,
+				  "with control=on it suspended anyway");
 	free(base);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "test.h"
+#include "usb_suite.h"
 
 #define DELAY_MS	50	/* written on every device */
 #define HOLD_MS		(DELAY_MS + 150)	/* well past the delay */
@@ -126,44 +127,20 @@ static void all_active(struct devpm_usb_bus *b, struct fs *fs,
 	}
 }
 
-static bool any_suspended(void *arg)
-{
-	struct devpm_usb_bus *b = arg;
-	char st[16];
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		if (b->it[i].ok &&
-		    !devpm_dev_status(&b->it[i].u.dev, st, sizeof(st)) &&
-		    strcmp(st, "active"))
-			return true;
-	return false;
-}
-
 /*
  * Hold for HOLD_MS and check that nothing suspended: polled status, and
  * runtime_suspended_time unchanged.
  */
 static void held(struct devpm_usb_bus *b, struct fs *fs, const char *while_)
 {
+	char what[160];
 	size_t i;
 
-	devpm_poll_until(any_suspended, b, HOLD_MS);
-	for (i = 0; i < b->n; i++) {
-		struct devpm_usb_item *it = &b->it[i];
-
-		if (!it->ok)
-			continue;
-		devpm_dev_snapshot(&it->u.dev);
-		if (strcmp(it->u.dev.rpm.status, "active") ||
-		    it->u.dev.rpm.suspended_ms != fs[i].suspended_ms)
-			devpm_usb_item_out(it, true,
-					   "%s with a %d ms delay, it suspended: status %s, runtime_suspended_time +%lld ms in %d ms",
-					   while_, DELAY_MS,
-					   it->u.dev.rpm.status,
-					   it->u.dev.rpm.suspended_ms -
-					   fs[i].suspended_ms, HOLD_MS);
-	}
+	snprintf(what, sizeof(what), "%s with a %d ms delay, it suspended",
+		 while_, DELAY_MS);
+	devpm_poll_until(usb_any_suspended, b, HOLD_MS);
+	for (i = 0; i < b->n; i++)
+		usb_stayed_active(&b->it[i], fs[i].suspended_ms, HOLD_MS, what);
 }
 
 /*
