@@ -299,7 +299,13 @@ int devpm_diagnose(const struct devpm_dev *d, struct devpm_diag *g)
 		    "autosuspend_delay_ms=%ld: never autosuspends%s (write a delay >= 0 to allow)",
 		    r->autosuspend_delay_ms,
 		    !strcmp(d->driver, "sd") ? " (sd default)" : "");
-	if (!r->have_control && !off)
+	/*
+	 * Without callbacks runtime PM is allowed unless something forbade
+	 * it: only then (or when runtime_enabled cannot be read) is the
+	 * missing control file a reason, since user space cannot undo it.
+	 */
+	if (!r->have_control && !off &&
+	    (!r->have_enabled || strstr(r->enabled, "forbidden")))
 		add(g, DEVPM_R_NO_CALLBACKS,
 		    "no control file: runtime PM without callbacks (pm_runtime_no_callbacks), user space cannot allow it");
 	known = g->n > 0;

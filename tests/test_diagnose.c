@@ -416,11 +416,19 @@ TEST(no_callbacks_and_no_status)
 	struct devpm_diag g;
 	const char *a = "/sys/devices/pci0000:00/0000:00:1f.3/i2c-0";
 
-	/* ADVANCED_DEBUG: status readable without control. */
+	/*
+	 * ADVANCED_DEBUG: status readable without control.  Allowed
+	 * (runtime_enabled=enabled): the missing control file holds nothing.
+	 */
 	tree_device(root, a, "i2c", NULL, NULL, "active", 1, 0);
+	ASSERT_EQ(1, diag_of(root, a, &g, line, sizeof(line)));
+	EXPECT_EQ(DEVPM_R_USAGE_HELD, g.r[0].code);
+	/* Forbidden by the kernel: no control file to allow it with. */
+	put_attr(root, a, "runtime_enabled", "forbidden");
 	ASSERT_EQ(2, diag_of(root, a, &g, line, sizeof(line)));
 	EXPECT_EQ(DEVPM_R_USAGE_HELD, g.r[0].code);
 	EXPECT_EQ(DEVPM_R_NO_CALLBACKS, g.r[1].code);
+	rm_attr(root, a, "runtime_enabled");
 	/* Without it, no runtime_status at all. */
 	rm_attr(root, a, "runtime_status");
 	rm_attr(root, a, "runtime_usage");
