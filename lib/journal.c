@@ -7,6 +7,7 @@
  * calls and snprintf: the journal is mmap'd (no malloc), messages go out
  * with write(2) (no stdio locks).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,10 +17,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "journal.h"
 #include "needs.h"
@@ -28,17 +33,29 @@
 
 #define VAL_MAX 4096
 #define LINE_MAX_LEN (DEVPM_PATH_MAX + VAL_MAX + 8)
+/* Invalid or refused lines shown in full; the rest are counted. */
+#define SHOW_MAX 5
+/* How long the processes of a dead run may take to go. */
+#define END_MS 5000
+
+static int append(const char *rec);
 
 static struct {
 	int fd;			/* the journal, O_APPEND; -1: not open */
-	int lock_fd;		/* owner only */
+	int dir_fd;		/* its directory: ours, not group/world-writable */
+	int lock_fd;		/* owner only: <dir>/lock */
+	int root_lock_fd;	/* owner only: the sysfs root, flock'd */
 	bool owner;
 	pid_t pid;		/* only the opener restores at exit/signal */
+	pid_t pdeath;		/* this process dies with its parent */
+	off_t hdr;		/* end of the "R <root>" line (0: none) */
 	off_t base;		/* this process restores from here */
 	off_t dedup_from;	/* last mark: a knob recorded since is not again */
 	bool hooks;
+	char root[DEVPM_PATH_MAX];	/* records lie below <root>/sys */
+	char dir[DEVPM_PATH_MAX];
 	char path[DEVPM_PATH_MAX];
-} J = { .fd = -1, .lock_fd = -1 };
+} J = { .fd = -1, .dir_fd = -1, .lock_fd = -1, .root_lock_fd = -1 };
 
 /* One line on stderr without stdio: safe in a signal handler. */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -82,8 +99,8 @@ static int mkdir_p(const char *dir)
 		c = *s;
 		*s = '\0';
 		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			return devpm_fail(errno, "journal directory %s: %s", p,
-					  strerror(errno));
+			return devpm_fail(errno, "journal directory %s: %s; set DEVPM_JOURNAL_DIR to a directory you can write (default /run/devpm)",
+					  p, strerror(errno));
 		*s = c;
 		if (!c)
 			break;
@@ -100,19 +117,33 @@ static off_t journal_size(void)
 	return st.st_size;
 }
 
-/* A record's text for a message: printable, at most 160 bytes. */
-static void printable(char *out, size_t len, const char *s, size_t n)
+/*
+ * Untrusted bytes for a message: \xNN for a control byte, a backslash or
+ * anything not ASCII, at most 160 bytes of input.  out holds 4 * 160 + 1.
+ */
+static void escaped(char *out, size_t len, const char *s, size_t n)
 {
-	size_t i;
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c;
+	size_t i, o = 0;
 
-	if (n > len - 1)
-		n = len - 1;
 	if (n > 160)
 		n = 160;
-	for (i = 0; i < n; i++)
-		out[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	out[n] = '\0';
+	for (i = 0; i < n && o + 5 < len; i++) {
+		c = s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			out[o++] = c;
+			continue;
+		}
+		out[o++] = '\\';
+		out[o++] = 'x';
+		out[o++] = hex[c >> 4];
+		out[o++] = hex[c & 15];
+	}
+	out[o] = '\0';
 }
+
+#define ESC_MAX (4 * 160 + 1)
 
 static bool module_name_ok(const char *m)
 {
@@ -123,6 +154,16 @@ static bool module_name_ok(const char *m)
 		      (*m >= 'a' && *m <= 'z') || (*m >= 'A' && *m <= 'Z')))
 			return false;
 	return true;
+}
+
+static bool digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0 && n < 20;
 }
 
 /*
@@ -144,23 +185,155 @@ static void selected(char *v)
 	memmove(v, open + 1, close - open);
 }
 
-/*
- * Put back one record.  0 done, 1 invalid, -errno failed (reported).  The
- * paths are the ones really written (inside a tree for a tree): used as
- * they are, whatever the sysfs root of the restoring process.
- */
-static int restore_record(char *rec, long lineno)
+/* rel names something below a directory: no empty, "." or ".." part. */
+static bool plain_rel(const char *rel)
 {
-	char cur[VAL_MAX], name[64], *body = rec + 2, *val = NULL;
+	const char *c = rel;
+	size_t n;
+
+	for (;;) {
+		n = strcspn(c, "/");
+		if (!n || (n == 1 && c[0] == '.') ||
+		    (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		if (!c[n])
+			return true;
+		c += n + 1;
+	}
+}
+
+/*
+ * Open rel below dfd, every link it meets staying below dfd (sysfs links
+ * are relative and stay in /sys): openat2 RESOLVE_BENEATH.
+ */
+static int open_beneath(int dfd, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+
+	return syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
+}
+
+struct target {
+	int dfd;		/* the directory rel is relative to */
+	const char *rel;	/* below it */
+};
+
+/*
+ * Where a record may act: below <recorded root>/sys (configfs included)
+ * through the open sys directory, or a file devpm made in the journal
+ * directory (a gadget's backing image, L only).  False: refused.
+ */
+static bool target_of(char type, const char *path, const char *sysdir,
+		      int sys_fd, struct target *t)
+{
+	size_t n = strlen(sysdir), d = strlen(J.dir);
+
+	if (!strncmp(path, sysdir, n) && path[n] == '/' &&
+	    plain_rel(path + n + 1)) {
+		t->dfd = sys_fd;
+		t->rel = path + n + 1;
+		return true;
+	}
+	if (type == 'L' && J.dir_fd >= 0 && d && !strncmp(path, J.dir, d) &&
+	    path[d] == '/' && plain_rel(path + d + 1) &&
+	    !strchr(path + d + 1, '/')) {
+		t->dfd = J.dir_fd;
+		t->rel = path + d + 1;
+		return true;
+	}
+	return false;
+}
+
+/* Read a file below the target, one trailing newline stripped. */
+static int read_at(const struct target *t, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open_beneath(t->dfd, t->rel, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/* One write() of the whole value, as devpm_write_file() does. */
+static int write_at(const struct target *t, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, r = 0;
+
+	fd = open_beneath(t->dfd, t->rel, O_WRONLY | O_TRUNC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, val, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	return r;
+}
+
+/* unlinkat() below the target's parent, which is opened beneath too. */
+static int remove_at(const struct target *t, int flags)
+{
+	char parent[DEVPM_PATH_MAX];
+	const char *base = strrchr(t->rel, '/');
+	int pfd, r = 0;
+
+	if (!base) {
+		snprintf(parent, sizeof(parent), ".");
+		base = t->rel;
+	} else {
+		snprintf(parent, sizeof(parent), "%.*s",
+			 (int)(base - t->rel), t->rel);
+		base++;
+	}
+	pfd = open_beneath(t->dfd, parent, O_PATH | O_DIRECTORY);
+	if (pfd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (unlinkat(pfd, base, flags) < 0 && errno != ENOENT)
+		r = -errno;
+	close(pfd);
+	return r;
+}
+
+enum { REC_DONE, REC_INVALID, REC_REFUSED, REC_NOTHING };
+
+/*
+ * Put back one record.  REC_DONE, REC_INVALID, REC_REFUSED (acts outside
+ * <root>/sys: said on stderr), REC_NOTHING (a P record), or -errno
+ * (failed, said on stderr).
+ */
+static int restore_record(char *rec, long lineno, const char *sysdir,
+			  int sys_fd)
+{
+	char cur[VAL_MAX], name[64], e1[ESC_MAX], e2[ESC_MAX];
+	char *body = rec + 2, *val = NULL, *sp;
+	struct target t;
 	size_t i;
-	int r;
+	int r = 0;
 
 	if (strlen(rec) < 3 || rec[1] != ' ')
-		return 1;
+		return REC_INVALID;
 	if (rec[0] == 'W' || rec[0] == 'U') {
 		val = strchr(body, '\t');
 		if (!val || strchr(val + 1, '\t'))
-			return 1;
+			return REC_INVALID;
 		*val++ = '\0';
 	}
 	switch (rec[0]) {
@@ -169,23 +342,41 @@ static int restore_record(char *rec, long lineno)
 	case 'D':
 	case 'L':
 		if (body[0] != '/' || strchr(body, '\t'))
-			return 1;
+			return REC_INVALID;
+		if (!target_of(rec[0], body, sysdir, sys_fd, &t)) {
+			escaped(e1, sizeof(e1), body, strlen(body));
+			say("devpm: journal line %ld refused: %s is not below %s",
+			    lineno, e1, sysdir);
+			return REC_REFUSED;
+		}
+		if (t.dfd < 0) {
+			say("devpm: journal line %ld: cannot open %s", lineno,
+			    sysdir);
+			return devpm_fail(ENOENT, "%s: cannot open", sysdir);
+		}
 		break;
 	case 'M':
 		if (!module_name_ok(body) || strlen(body) >= sizeof(name))
-			return 1;
+			return REC_INVALID;
 		break;
+	case 'P':
+		sp = strchr(body, ' ');
+		if (!sp || !digits(body, sp - body) ||
+		    !digits(sp + 1, strlen(sp + 1)))
+			return REC_INVALID;
+		return REC_NOTHING;
 	default:
-		return 1;
+		return REC_INVALID;
 	}
 
+	escaped(e1, sizeof(e1), body, strlen(body));
 	switch (rec[0]) {
 	case 'W':
 		/* Unchanged since: nothing to write (and nothing to fail). */
-		if (!devpm_read_file(body, cur, sizeof(cur))) {
+		if (!read_at(&t, cur, sizeof(cur))) {
 			selected(cur);
 			if (!strcmp(cur, val))
-				return 0;
+				return REC_DONE;
 		}
 		/* fallthrough */
 	case 'U':
@@ -194,11 +385,14 @@ static int restore_record(char *rec, long lineno)
 		 * the lone newline of `echo > knob`, which clears a
 		 * driver_override (suites/pci).
 		 */
-		r = devpm_write_file(body, val[0] ? val : "\n");
-		if (r)
-			say("devpm: journal line %ld: cannot put back '%s': %s",
-			    lineno, val, devpm_error());
-		return r;
+		r = write_at(&t, val[0] ? val : "\n");
+		if (r) {
+			escaped(e2, sizeof(e2), val, strlen(val));
+			say("devpm: journal line %ld: cannot put back '%s' into %s: %s",
+			    lineno, e2, e1, strerror(-r));
+			return devpm_fail(r, "%s: %s", e1, strerror(-r));
+		}
+		return REC_DONE;
 	case 'M':
 		for (i = 0; body[i]; i++)
 			name[i] = body[i] == '-' ? '_' : body[i];
@@ -212,40 +406,39 @@ static int restore_record(char *rec, long lineno)
 			    lineno, devpm_error());
 			return r;
 		}
-		return 0;
+		return REC_DONE;
 	case 'D':
-		if (rmdir(body) < 0 && errno != ENOENT) {
-			r = devpm_fail(errno, "%s: %s", body, strerror(errno));
-			say("devpm: journal line %ld: cannot remove %s",
-			    lineno, devpm_error());
-			return r;
-		}
-		return 0;
 	case 'L':
-		if (unlink(body) < 0 && errno != ENOENT) {
-			r = devpm_fail(errno, "%s: %s", body, strerror(errno));
-			say("devpm: journal line %ld: cannot unlink %s",
-			    lineno, devpm_error());
-			return r;
+		r = remove_at(&t, rec[0] == 'D' ? AT_REMOVEDIR : 0);
+		if (r) {
+			say("devpm: journal line %ld: cannot remove %s: %s",
+			    lineno, e1, strerror(-r));
+			return devpm_fail(r, "%s: %s", e1, strerror(-r));
 		}
-		return 0;
+		return REC_DONE;
 	}
-	return 1;
+	return REC_INVALID;
 }
 
 /*
  * Put back the records in [from, end) last first, then cut the journal at
- * from.  Returns the number restored, or -EIO when some could not be.
+ * from (never before the header).  Returns the number restored; -EIO when
+ * some could not be or were refused; -EINVAL when the range held lines but
+ * not one valid record.  Invalid and refused lines: the first SHOW_MAX of
+ * each are shown, the rest counted.
  */
 static int restore_range(off_t from)
 {
-	char line[LINE_MAX_LEN], shown[200], first[300] = "";
-	long no = 1;
-	int done = 0, failed = 0;
+	char line[LINE_MAX_LEN], shown[ESC_MAX], first[300] = "";
+	char sysdir[DEVPM_PATH_MAX + 8];
+	long no = 1, invalid = 0, refused = 0, nothing = 0;
+	int done = 0, failed = 0, sys_fd;
 	off_t size, i, end, start;
 	const char *m;
 	int r;
 
+	if (from < J.hdr)
+		from = J.hdr;
 	size = journal_size();
 	if (from > size)
 		from = size;
@@ -255,6 +448,8 @@ static int restore_range(off_t from)
 	if (m == MAP_FAILED)
 		return devpm_fail(errno, "journal %s: %s", J.path,
 				  strerror(errno));
+	snprintf(sysdir, sizeof(sysdir), "%s/sys", J.root);
+	sys_fd = open(sysdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* no: the number of the line after the last complete one. */
 	for (i = 0; i < size; i++)
 		no += m[i] == '\n';
@@ -262,9 +457,10 @@ static int restore_range(off_t from)
 	if (m[size - 1] != '\n') {
 		for (start = end; start > from && m[start - 1] != '\n'; start--)
 			;
-		printable(shown, sizeof(shown), m + start, end - start);
+		escaped(shown, sizeof(shown), m + start, end - start);
 		say("devpm: journal line %ld truncated, not restored: %s",
 		    no, shown);
+		invalid++;
 		end = start;
 	}
 	while (end > from) {
@@ -273,16 +469,27 @@ static int restore_range(off_t from)
 		for (start = end; start > from && m[start - 1] != '\n'; start--)
 			;
 		if (end - start >= (off_t)sizeof(line)) {
-			r = 1;
+			r = REC_INVALID;
 		} else {
 			memcpy(line, m + start, end - start);
 			line[end - start] = '\0';
-			r = restore_record(line, no);
+			r = restore_record(line, no, sysdir, sys_fd);
 		}
-		if (r == 1) {
-			printable(shown, sizeof(shown), m + start, end - start);
-			say("devpm: journal line %ld invalid, not restored: %s",
-			    no, shown);
+		if (r == REC_INVALID) {
+			if (invalid++ < SHOW_MAX) {
+				escaped(shown, sizeof(shown), m + start,
+					end - start);
+				say("devpm: journal line %ld invalid, not restored: %s",
+				    no, shown);
+			}
+		} else if (r == REC_REFUSED) {
+			if (!failed++)
+				snprintf(first, sizeof(first),
+					 "line %ld acts outside %s", no,
+					 sysdir);
+			refused++;
+		} else if (r == REC_NOTHING) {
+			nothing++;
 		} else if (r < 0) {
 			if (!failed++)
 				snprintf(first, sizeof(first), "%s",
@@ -293,14 +500,22 @@ static int restore_range(off_t from)
 		end = start;
 	}
 	munmap((void *)m, size);
+	if (sys_fd >= 0)
+		close(sys_fd);
+	if (invalid > SHOW_MAX)
+		say("devpm: %ld more invalid journal line(s) not shown",
+		    invalid - SHOW_MAX);
 	if (ftruncate(J.fd, from) < 0 || fsync(J.fd) < 0)
 		return devpm_fail(errno, "journal %s: %s", J.path,
 				  strerror(errno));
 	if (J.dedup_from > from)
 		J.dedup_from = from;
+	if (invalid && !done && !failed && !nothing)
+		return devpm_fail(EINVAL, "journal %s: none of its %ld line(s) is a valid record; it was emptied",
+				  J.path, invalid);
 	if (failed)
-		return devpm_fail(EIO, "%d of %d journal records not restored; first: %s",
-				  failed, failed + done, first);
+		return devpm_fail(EIO, "%d of %d journal records not restored (%ld refused); first: %s",
+				  failed, failed + done, refused, first);
 	return done;
 }
 
@@ -353,6 +568,75 @@ static void install_hooks(void)
 	}
 }
 
+/*
+ * A process that writes knobs for someone else (a test program, a case
+ * the harness forked) dies with its parent: nothing may write after the
+ * runner is gone and `devpm restore` has put the knobs back.
+ */
+static void die_with_parent(void)
+{
+	if (J.owner && J.pid == getpid())
+		return;
+	if (J.pdeath == getpid())
+		return;
+	J.pdeath = getpid();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* The journal directory: a directory (not a link) of ours nobody else writes. */
+static int open_dir(const char *dir)
+{
+	struct stat st;
+	int fd, r = 0;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return devpm_fail(EPERM, "journal directory %s is a symlink or not a directory; set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
+				  dir);
+	if (fd < 0)
+		return devpm_fail(errno, "journal directory %s: %s", dir,
+				  strerror(errno));
+	if (fstat(fd, &st) < 0)
+		r = devpm_fail(errno, "journal directory %s: %s", dir,
+			       strerror(errno));
+	else if (st.st_uid != geteuid())
+		r = devpm_fail(EPERM, "journal directory %s belongs to uid %u, not to uid %u running devpm; set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
+			       dir, (unsigned int)st.st_uid,
+			       (unsigned int)geteuid());
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		r = devpm_fail(EPERM, "journal directory %s is writable by others (mode %04o); chmod go-w it or set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
+			       dir, (unsigned int)(st.st_mode & 07777));
+	if (r) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* A file in the journal directory: not a link, ours, one name. */
+static int open_in_dir(int dfd, const char *dir, const char *name, int flags)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		    0600);
+	if (fd < 0 && errno == ELOOP)
+		return devpm_fail(EPERM, "%s/%s is a symlink; remove it", dir,
+				  name);
+	if (fd < 0)
+		return devpm_fail(errno, "%s/%s: %s", dir, name,
+				  strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1) {
+		close(fd);
+		return devpm_fail(EPERM, "%s/%s is not a regular file of uid %u with one link; remove it",
+				  dir, name, (unsigned int)geteuid());
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 static long lock_holder(int fd)
 {
 	char buf[32];
@@ -365,60 +649,295 @@ static long lock_holder(int fd)
 	return strtol(buf, NULL, 10);
 }
 
-static int open_owner(const char *dir, int *restored)
+/* Who holds a flock on the file of st (/proc/locks), 0 if unknown. */
+static long flock_holder(const struct stat *st)
 {
-	char lock[DEVPM_PATH_MAX], pid[32];
+	unsigned int maj, min;
+	unsigned long ino;
+	char line[256];
+	long pid, found = 0;
+	FILE *f = fopen("/proc/locks", "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &pid,
+			   &maj, &min, &ino) == 4 && ino == st->st_ino &&
+		    maj == major(st->st_dev) && min == minor(st->st_dev))
+			found = pid;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * One run per sysfs root, whatever its journal directory: flock on the
+ * root directory itself (/sys for the real system).  Nothing to create,
+ * and it goes with its holder.
+ */
+static int lock_root(void)
+{
+	const char *root = devpm_sysfs_root()[0] ? devpm_sysfs_root() : "/sys";
+	struct stat st;
+	char pid[32];
 	long holder;
 	int fd, r;
+
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(errno, "sysfs root %s: %s", root,
+				  strerror(errno));
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	r = errno;
+	holder = fstat(fd, &st) ? 0 : flock_holder(&st);
+	close(fd);
+	if (r != EWOULDBLOCK)
+		return devpm_fail(r, "lock on %s: %s", root, strerror(r));
+	if (holder > 0)
+		snprintf(pid, sizeof(pid), "pid %ld", holder);
+	else
+		snprintf(pid, sizeof(pid), "pid unknown");
+	return devpm_fail(EBUSY, "another devpm run (%s) holds the lock on %s; wait for it to end",
+			  pid, root);
+}
+
+/*
+ * The "R <root>" line that opens a journal: the sysfs root its records lie
+ * below.  Without it (an older journal), the root of this process.
+ */
+static void read_header(void)
+{
+	char buf[DEVPM_PATH_MAX + 4], *nl;
+	ssize_t n;
+
+	J.hdr = 0;
+	snprintf(J.root, sizeof(J.root), "%s", devpm_sysfs_root());
+	n = pread(J.fd, buf, sizeof(buf) - 1, 0);
+	if (n < 4)
+		return;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (strncmp(buf, "R /", 3) || !nl || memchr(buf, '\t', nl - buf))
+		return;
+	*nl = '\0';
+	J.hdr = nl + 1 - buf;
+	snprintf(J.root, sizeof(J.root), "%s", strcmp(buf + 2, "/") ?
+		 buf + 2 : "");
+}
+
+/* Start an empty journal for this process's sysfs root. */
+static int write_header(void)
+{
+	const char *root = devpm_sysfs_root()[0] ? devpm_sysfs_root() : "/";
+	char rec[DEVPM_PATH_MAX + 4];
+	size_t len;
+
+	if (strchr(root, '\n') || strchr(root, '\t'))
+		return devpm_fail(EINVAL, "sysfs root has a tab or newline in its name; rename it");
+	snprintf(rec, sizeof(rec), "R %s\n", root);
+	len = strlen(rec);
+	if (ftruncate(J.fd, 0) < 0 || write(J.fd, rec, len) != (ssize_t)len ||
+	    fsync(J.fd) < 0)
+		return devpm_fail(errno ? errno : EIO, "journal %s: %s",
+				  J.path, strerror(errno ? errno : EIO));
+	snprintf(J.root, sizeof(J.root), "%s", devpm_sysfs_root());
+	J.hdr = len;
+	J.base = J.dedup_from = len;
+	return 0;
+}
+
+/* State, session and start time (clock ticks) from /proc/<pid>/stat. */
+static int proc_stat(long pid, char *state, long *sid,
+		     unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) S ppid pgrp session ... starttime": comm may hold ')' */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %ld %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			 state, sid, start) != 3)
+		return -1;
+	return 0;
+}
+
+static void msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * SIGKILL every process of the session a dead run started (its leader's
+ * pid and start time recorded by P), until none is left.  A leader pid
+ * alive with another start time was reused: not ours.  Members cannot
+ * have started before their leader.  Returns how many were killed.
+ */
+static int end_session(long sid, unsigned long long start)
+{
+	unsigned long long t;
+	int killed = 0, left, waited = 0, step = 1, round;
+	struct dirent *de;
+	long s, pid;
+	char st;
+	DIR *d;
+
+	if (!proc_stat(sid, &st, &s, &t) && t != start)
+		return 0;
+	for (round = 0; ; round++) {
+		left = 0;
+		d = opendir("/proc");
+		while (d && (de = readdir(d))) {
+			pid = atol(de->d_name);
+			if (pid <= 0 || pid == getpid() ||
+			    proc_stat(pid, &st, &s, &t) || s != sid ||
+			    t < start || st == 'Z' || st == 'X')
+				continue;
+			kill(pid, SIGKILL);
+			left++;
+		}
+		if (d)
+			closedir(d);
+		if (!round)
+			killed = left;
+		if (!left)
+			break;
+		if (waited >= END_MS) {
+			say("devpm: %d process(es) of the interrupted run (session %ld) did not die after SIGKILL; restoring anyway",
+			    left, sid);
+			break;
+		}
+		msleep(step);
+		waited += step;
+		step = step < 64 ? step * 2 : 64;
+	}
+	return killed;
+}
+
+/* End what every P record of the journal names, before restoring. */
+static void end_sessions(void)
+{
+	off_t size = journal_size(), i;
+	unsigned long long start;
+	const char *m;
+	char rec[64];
+	int killed = 0;
+	long sid;
+	size_t n;
+
+	if (size <= J.hdr)
+		return;
+	m = mmap(NULL, size, PROT_READ, MAP_SHARED, J.fd, 0);
+	if (m == MAP_FAILED)
+		return;
+	for (i = J.hdr; i + 2 < size; i++) {
+		if ((i != J.hdr && m[i - 1] != '\n') || m[i] != 'P' ||
+		    m[i + 1] != ' ')
+			continue;
+		n = 0;
+		while (i + (off_t)n < size && m[i + n] != '\n' &&
+		       n < sizeof(rec) - 1)
+			n++;
+		memcpy(rec, m + i, n);
+		rec[n] = '\0';
+		if (sscanf(rec, "P %ld %llu", &sid, &start) == 2 && sid > 1)
+			killed += end_session(sid, start);
+	}
+	munmap((void *)m, size);
+	if (killed)
+		say("devpm: ended %d process(es) of the interrupted run before restoring",
+		    killed);
+}
+
+static void close_all(void)
+{
+	if (J.fd >= 0)
+		close(J.fd);
+	if (J.lock_fd >= 0)
+		close(J.lock_fd);
+	if (J.root_lock_fd >= 0)
+		close(J.root_lock_fd);
+	if (J.dir_fd >= 0)
+		close(J.dir_fd);
+	J.fd = J.lock_fd = J.root_lock_fd = J.dir_fd = -1;
+}
+
+static int take_dir_lock(const char *dir)
+{
+	char pid[32];
+	long holder;
+	int r;
+
+	J.lock_fd = open_in_dir(J.dir_fd, dir, "lock", O_RDWR | O_CREAT);
+	if (J.lock_fd < 0)
+		return J.lock_fd;
+	/* flock dies with its holder: a stale lock file is simply taken. */
+	if (flock(J.lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		r = errno;
+		holder = lock_holder(J.lock_fd);
+		if (r != EWOULDBLOCK)
+			return devpm_fail(r, "%s/lock: %s", dir, strerror(r));
+		if (holder > 0)
+			snprintf(pid, sizeof(pid), "pid %ld", holder);
+		else
+			snprintf(pid, sizeof(pid), "pid unknown");
+		return devpm_fail(EBUSY, "another devpm run (%s) holds %s/lock; wait for it or, if it is gone, run 'devpm restore'",
+				  pid, dir);
+	}
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(J.lock_fd, 0) < 0 ||
+	    pwrite(J.lock_fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid))
+		return devpm_fail(errno, "%s/lock: %s", dir, strerror(errno));
+	return 0;
+}
+
+static int open_owner(const char *dir, int *restored)
+{
+	int r;
 
 	*restored = 0;
 	if (J.fd >= 0)
 		return 0;
 	if (!dir || !dir[0])
 		dir = devpm_journal_dir();
-	r = mkdir_p(dir);
-	if (r)
-		return r;
-	if (devpm_fmt(lock, sizeof(lock), "%s/lock", dir) ||
+	if (devpm_fmt(J.dir, sizeof(J.dir), "%s", dir) ||
 	    devpm_fmt(J.path, sizeof(J.path), "%s/journal", dir))
 		return devpm_fail(ENAMETOOLONG, "journal directory %s: path too long",
 				  dir);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return devpm_fail(errno, "%s: %s", lock, strerror(errno));
-	/* flock dies with its holder: a stale lock file is simply taken. */
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		r = errno;
-		holder = lock_holder(fd);
-		close(fd);
-		if (r != EWOULDBLOCK)
-			return devpm_fail(r, "%s: %s", lock, strerror(r));
-		if (holder > 0)
-			snprintf(pid, sizeof(pid), "pid %ld", holder);
-		else
-			snprintf(pid, sizeof(pid), "pid unknown");
-		return devpm_fail(EBUSY, "another devpm run (%s) holds %s; wait for it or, if it is gone, run 'devpm restore'",
-				  pid, lock);
+	r = mkdir_p(dir);
+	if (r)
+		return r;
+	J.dir_fd = open_dir(dir);
+	if (J.dir_fd < 0)
+		return J.dir_fd;
+	J.root_lock_fd = lock_root();
+	r = J.root_lock_fd < 0 ? J.root_lock_fd : take_dir_lock(dir);
+	if (!r) {
+		J.fd = open_in_dir(J.dir_fd, dir, "journal",
+				   O_RDWR | O_CREAT | O_APPEND);
+		r = J.fd < 0 ? J.fd : 0;
 	}
-	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) < 0 ||
-	    pwrite(fd, pid, strlen(pid), 0) != (ssize_t)strlen(pid)) {
-		r = devpm_fail(errno, "%s: %s", lock, strerror(errno));
-		close(fd);
+	if (r) {
+		close_all();
 		return r;
 	}
-	J.fd = open(J.path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	if (J.fd < 0) {
-		r = devpm_fail(errno, "%s: %s", J.path, strerror(errno));
-		close(fd);
-		return r;
-	}
-	J.lock_fd = fd;
 	J.owner = true;
 	J.pid = getpid();
 	J.base = 0;
 	J.dedup_from = 0;
 	/* Whatever a killed run left behind goes back first. */
+	read_header();
+	end_sessions();
 	r = restore_range(0);
 	if (r > 0)
 		say("devpm: put back %d value(s) an earlier run left in %s", r,
@@ -426,6 +945,12 @@ static int open_owner(const char *dir, int *restored)
 	else if (r < 0)
 		say("devpm: %s", devpm_error());
 	*restored = r;
+	r = write_header();
+	if (r) {
+		close_all();
+		J.owner = false;
+		return r;
+	}
 	setenv("DEVPM_JOURNAL", J.path, 1);
 	install_hooks();
 	return 0;
@@ -441,24 +966,57 @@ int devpm_journal_open_owner(const char *dir)
 int devpm_journal_attach(void)
 {
 	const char *path = getenv("DEVPM_JOURNAL");
+	char *slash;
+	int r;
 
 	if (J.fd >= 0)
 		return 0;
 	if (!path || !path[0])
 		return devpm_journal_open_owner(NULL);
-	if (devpm_fmt(J.path, sizeof(J.path), "%s", path))
+	if (devpm_fmt(J.path, sizeof(J.path), "%s", path) ||
+	    devpm_fmt(J.dir, sizeof(J.dir), "%s", path))
 		return devpm_fail(ENAMETOOLONG, "DEVPM_JOURNAL=%s: path too long",
 				  path);
-	J.fd = open(J.path, O_RDWR | O_APPEND | O_CLOEXEC);
-	if (J.fd < 0)
+	slash = strrchr(J.dir, '/');
+	if (!slash || slash == J.dir || !slash[1])
+		return devpm_fail(EINVAL, "DEVPM_JOURNAL=%s: not an absolute file path",
+				  path);
+	*slash = '\0';
+	J.dir_fd = open(J.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (J.dir_fd < 0)
 		return devpm_fail(errno, "DEVPM_JOURNAL=%s: %s", path,
 				  strerror(errno));
+	close(J.dir_fd);
+	J.dir_fd = open_dir(J.dir);
+	if (J.dir_fd < 0)
+		return J.dir_fd;
+	J.fd = open_in_dir(J.dir_fd, J.dir, slash + 1, O_RDWR | O_APPEND);
+	if (J.fd < 0) {
+		r = J.fd;
+		close_all();
+		return r;
+	}
 	J.owner = false;
 	J.pid = getpid();
+	read_header();
 	J.base = journal_size();
 	J.dedup_from = J.base;
 	install_hooks();
 	return 0;
+}
+
+int devpm_journal_record_session(pid_t sid)
+{
+	unsigned long long start;
+	char rec[64], st;
+	long s;
+
+	if (J.fd < 0)
+		return 0;
+	if (proc_stat(sid, &st, &s, &start))
+		return devpm_fail(ESRCH, "process %ld is gone", (long)sid);
+	snprintf(rec, sizeof(rec), "P %ld %llu\n", (long)sid, start);
+	return append(rec);
 }
 
 void devpm_journal_close(void)
@@ -466,21 +1024,22 @@ void devpm_journal_close(void)
 	if (J.fd < 0)
 		return;
 	restore_mine();
-	close(J.fd);
-	J.fd = -1;
-	if (J.lock_fd >= 0) {
-		close(J.lock_fd);
-		J.lock_fd = -1;
-	}
+	/* All put back: an empty journal, not even the R line. */
+	if (J.owner && J.pid == getpid() && journal_size() == J.hdr &&
+	    !ftruncate(J.fd, 0))
+		fsync(J.fd);
+	close_all();
 	if (J.owner)
 		unsetenv("DEVPM_JOURNAL");
 	J.owner = false;
+	J.hdr = 0;
 }
 
 off_t devpm_journal_mark(void)
 {
 	if (J.fd < 0)
 		return 0;
+	die_with_parent();
 	J.dedup_from = journal_size();
 	return J.dedup_from;
 }
@@ -517,6 +1076,7 @@ static int append(const char *rec)
 		if (r)
 			return r;
 	}
+	die_with_parent();
 	n = write(J.fd, rec, len);
 	if (n != (ssize_t)len)
 		return devpm_fail(n < 0 ? errno : EIO, "journal %s: %s", J.path,
@@ -554,6 +1114,26 @@ static bool recorded(const char *path)
 static bool clean_field(const char *s)
 {
 	return !strchr(s, '\t') && !strchr(s, '\n');
+}
+
+/*
+ * The path a record names: the real path, its directory's links resolved
+ * (the restore follows no link that leaves <root>/sys, and a tree's links
+ * may be absolute), the last part as it is (a configfs link is removed,
+ * not followed).
+ */
+static int record_path(char *buf, size_t len, const char *kpath)
+{
+	char dir[DEVPM_PATH_MAX], res[DEVPM_PATH_MAX];
+	const char *base = strrchr(kpath, '/');
+
+	if (strncmp(kpath, "/sys/", 5) || !base || base == kpath ||
+	    devpm_fmt(dir, sizeof(dir), "%.*s", (int)(base - kpath), kpath) ||
+	    devpm_resolve(dir, res, sizeof(res)) || !strcmp(res, "/"))
+		return devpm_real_path(buf, len, kpath);
+	if (devpm_fmt(dir, sizeof(dir), "%s%s", res, base))
+		return -ENAMETOOLONG;
+	return devpm_real_path(buf, len, dir);
 }
 
 /*
@@ -614,7 +1194,7 @@ int devpm_knob_write(const char *kpath, const char *val)
 		return devpm_fail(EINVAL, "%s: cannot journal its value '%s' (tab or newline)",
 				  kpath, cur);
 	/* Record the path the restore must write: inside a tree, the tree. */
-	r = devpm_real_path(path, sizeof(path), kpath);
+	r = record_path(path, sizeof(path), kpath);
 	if (r)
 		return r;
 	if (!recorded(path)) {
@@ -645,7 +1225,7 @@ static int undo_path(char type, const char *kpath, const char *val)
 		return devpm_fail(EINVAL, "cannot journal '%s' (%s)",
 				  kpath ? kpath : "(null)",
 				  "absolute path and value without tab or newline");
-	r = devpm_real_path(path, sizeof(path), kpath);
+	r = record_path(path, sizeof(path), kpath);
 	if (r)
 		return r;
 	if (val)
@@ -750,9 +1330,112 @@ static int run_modprobe(const char *module, const char *params)
 			  WTERMSIG(status));
 }
 
+/* /proc/modules, whole (NULL when unreadable). */
+static char *modules_text(void)
+{
+	size_t len = 0, cap = 16384;
+	char *buf = malloc(cap), *p;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			p = realloc(buf, cap * 2);
+			if (!p)
+				break;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Is name the first word of a line of text? */
+static bool listed(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return true;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+int devpm_module_diff(const char *before, const char *after,
+		      char (*names)[64], int max)
+{
+	const char *p = after;
+	char name[64];
+	size_t n;
+	int count = 0;
+
+	while (p && *p && count < max) {
+		n = strcspn(p, " \n");
+		if (n && n < sizeof(name) && p[n] == ' ') {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (module_name_ok(name) && !listed(before, name))
+				snprintf(names[count++], 64, "%s", name);
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return count;
+}
+
+int devpm_journal_loaded_modules(const char *module, const char *before,
+				 const char *after)
+{
+	char names[64][64];
+	bool named = false;
+	int n, i, r;
+
+	n = devpm_module_diff(before, after, names, 64);
+	for (i = 0; i < n; i++)
+		named |= !strcmp(names[i], module);
+	/* Loaded by someone else meanwhile, yet ours to unload: last. */
+	if (!named) {
+		r = devpm_journal_undo_module(module);
+		if (r)
+			return r;
+	}
+	/*
+	 * The kernel lists the newest module first and loads a module's
+	 * dependencies before it; restore walks backwards: journaled oldest
+	 * first, unloaded newest first.
+	 */
+	for (i = n - 1; i >= 0; i--) {
+		r = devpm_journal_undo_module(names[i]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int devpm_module_load(const char *module, const char *params)
 {
-	char name[64], kpath[DEVPM_PATH_MAX];
+	char name[64], kpath[DEVPM_PATH_MAX], *before, *after;
 	size_t i;
 	int r;
 
@@ -767,12 +1450,16 @@ int devpm_module_load(const char *module, const char *params)
 	if (devpm_sysfs_root()[0])
 		return devpm_fail(ENOENT, "module %s is not loaded in the recorded tree %s (a tree cannot load modules)",
 				  name, devpm_sysfs_root());
+	before = modules_text();
 	r = run_modprobe(module, params);
-	if (r)
-		return r;
+	after = r ? NULL : modules_text();
 	/* Built in (no initstate): loaded, but nothing to unload. */
 	snprintf(kpath, sizeof(kpath), "/sys/module/%s/initstate", name);
-	if (!devpm_exists(kpath))
-		return 0;
-	return devpm_journal_undo_module(name);
+	if (!r && devpm_exists(kpath))
+		r = before && after ?
+			devpm_journal_loaded_modules(name, before, after) :
+			devpm_journal_undo_module(name);
+	free(before);
+	free(after);
+	return r;
 }

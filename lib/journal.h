@@ -13,17 +13,37 @@
  * ignores an empty write; "\n" clears e.g. a driver_override).
  *
  * Record format, one per line (no tabs or newlines inside fields):
+ *   R <root>			first line: the sysfs root ("/": the real
+ *				system) the records lie below
  *   W <path>\t<old value>	write old value back to path
  *   U <path>\t<value>		write value to path (undo of an instantiation)
- *   M <module>			unload module (we loaded it)
+ *   M <module>			unload module (we loaded it, or it came in
+ *				with one we loaded)
  *   D <path>			rmdir path (configfs directory we created)
  *   L <path>			unlink path (a configfs link or file we created)
+ *   P <pid> <start>		a test program the runner started, in a
+ *				session of its own (start: /proc/PID/stat
+ *				starttime, against pid reuse)
  * Paths are the files really written: the kernel path, or under a sysfs
- * root the path inside the tree, so that a journal left by a run on a
- * recorded tree never writes its values to the real system, nor the
- * reverse.  Restore uses them as they are.  Invalid lines and a last line
- * without '\n' (a record cut by a crash) are reported on stderr
- * ("devpm: journal line N invalid, not restored: ...") and skipped.
+ * root the path inside the tree, the directory's links resolved, so that
+ * a journal left by a run on a recorded tree never writes its values to
+ * the real system, nor the reverse.  Restore acts only below <root>/sys of
+ * the R line (without one, of the restoring process; configfs is below
+ * /sys/kernel/config) and on a file in the journal directory itself (L of
+ * a gadget's backing image): every path is opened with openat2
+ * RESOLVE_BENEATH from there, the last part not followed.  Anything else
+ * is refused with a line on stderr.  Before it restores, the owner ends
+ * every process of the sessions the P records name.  Invalid lines and a
+ * last line without '\n' (a record cut by a crash) are reported on stderr
+ * ("devpm: journal line N invalid, not restored: ...", untrusted bytes as
+ * \xNN, the first 5 then a count) and skipped.
+ *
+ * The journal directory must belong to the user running devpm and not be
+ * group- or world-writable; it, the journal and the lock are opened
+ * without following a symlink (else -EPERM naming it).  One run per sysfs
+ * root: the owner flocks the root directory itself (/sys for the real
+ * system), whatever its journal directory, and also <dir>/lock (holder's
+ * pid inside) so that two roots never share a journal.
  *
  * The runner holds the lock; test programs it starts append to the same file
  * (DEVPM_JOURNAL in their environment).  A test program started by hand takes
@@ -54,7 +74,9 @@ int devpm_journal_open_owner(const char *dir);
  * Attach to the journal named by DEVPM_JOURNAL (a test program under the
  * runner); when it is unset, behave as devpm_journal_open_owner(NULL).
  * An attached process restores what it appended since attaching at exit
- * and on SIGINT/SIGTERM/SIGHUP; it takes no lock.  Returns 0 at once when
+ * and on SIGINT/SIGTERM/SIGHUP; it takes no lock.  A process that appends
+ * for an owner in another process (a test program, a harness case) asks
+ * for SIGKILL when its parent dies (PR_SET_PDEATHSIG).  Returns 0 at once when
  * the journal is already open.  knob_write/undo_* attach on first use.
  */
 int devpm_journal_attach(void);
@@ -99,10 +121,29 @@ int devpm_journal_undo_unlink(const char *kpath);
 
 /*
  * Load a module if not loaded (modprobe module params, no shell),
- * journaling its removal (delete_module, O_NONBLOCK; its dependencies stay).
+ * journaling its removal (delete_module, O_NONBLOCK) and that of every
+ * module /proc/modules gained meanwhile (its dependencies), unloaded
+ * newest first.
  * -ENOENT with modprobe's complaint when it fails.  Under a sysfs root
  * nothing is loaded: a module absent from the tree is -ENOENT.
  */
 int devpm_module_load(const char *module, const char *params);
+
+/*
+ * Modules listed in after (/proc/modules text) and not in before, in
+ * after's order (newest first); returns how many (at most max).
+ */
+int devpm_module_diff(const char *before, const char *after,
+		      char (*names)[64], int max);
+/* Journal module and what the diff says came with it (oldest first). */
+int devpm_journal_loaded_modules(const char *module, const char *before,
+				 const char *after);
+
+/*
+ * Runner: record a test program it started as the leader of a session of
+ * its own ("P" record), so that `devpm restore` ends it and every process
+ * of its session if the runner dies.  0 when no journal is open.
+ */
+int devpm_journal_record_session(pid_t sid);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "output.h"
@@ -33,17 +34,16 @@ static bool id_ok(const char *id)
 	return true;
 }
 
-static int copy_stream(const char *from, const char *dir)
+static int copy_stream(const char *from, int dirfd)
 {
-	char path[PATH_MAX], *text;
+	char *text;
 	size_t len;
 	int r;
 
 	text = rn_read_file(from, &len);
 	if (!text)
 		return -1;
-	snprintf(path, sizeof(path), "%s/stream.log", dir);
-	r = rn_write_file(path, text, len);
+	r = rn_result_put(dirfd, "stream.log", text, len);
 	free(text);
 	return r;
 }
@@ -55,7 +55,7 @@ int rn_cmd_collect(int argc, char **argv)
 	char **env = NULL, *eq;
 	struct rn_run *r;
 	size_t nenv = 0, i;
-	int c, code;
+	int c, code, dfd;
 
 	opterr = 0;
 	optind = 1;
@@ -103,16 +103,17 @@ int rn_cmd_collect(int argc, char **argv)
 	if (r->bad_records)
 		fprintf(stderr, "devpm: %zu record(s) of %s not understood and ignored (first: '%s')\n",
 			r->bad_records, stream, r->first_bad);
-	code = rn_run_dir(output, id_ok(r->run_id) ? r->run_id : "collected",
-			  dir, sizeof(dir), id, sizeof(id));
-	if (!code) {
+	dfd = rn_run_dir(output, id_ok(r->run_id) ? r->run_id : "collected",
+			 dir, sizeof(dir), id, sizeof(id));
+	if (dfd >= 0) {
 		free(r->run_id);
 		r->run_id = rn_xstrdup(id);
-		if (copy_stream(stream, dir) < 0)
+		if (copy_stream(stream, dfd) < 0)
 			fprintf(stderr, "devpm: cannot copy %s into %s\n",
 				stream, dir);
-		code = rn_results_write(r, output, dir) < 0 ? RN_EXIT_USAGE :
-			rn_exit_code(r);
+		code = rn_results_write(r, output, dir, dfd) < 0 ?
+			RN_EXIT_USAGE : rn_exit_code(r);
+		close(dfd);
 		ktap = rn_out_ktap(r);
 		fputs(ktap, stdout);
 		fflush(stdout);

@@ -130,6 +130,9 @@ int main(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return RN_EXIT_OK;
 		}
+		/* An empty --sysfs-root is a mistake, not the real /sys. */
+		if (root && !root[0] && !strcmp(from, "--sysfs-root"))
+			return rn_usage_error("--sysfs-root needs a directory (it was empty); leave the option out for the real /sys");
 		if (root && root[0] && set_root(root, from))
 			return RN_EXIT_USAGE;
 		return cmds[i].fn(argc - a, argv + a);

@@ -24,11 +24,17 @@ void rn_xml_escape(struct rn_buf *b, const char *s);
 
 /*
  * Make <output>/<id>, id = base or base-N when taken (output is created if
- * missing).  Returns 0 and fills dir/idout, or -errno with a message on
- * stderr.
+ * missing).  Returns the new directory's descriptor and fills dir/idout,
+ * or -errno with a message on stderr.  As root, an output directory that
+ * is not root's, or that others may write (not sticky), is refused.
  */
 int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
 	       char *idout, size_t idlen);
+/* That check alone (0 when output does not exist yet); says why on stderr. */
+int rn_output_check(const char *output);
+/* Create name in the run directory: O_CREAT | O_EXCL | O_NOFOLLOW. */
+int rn_result_open(int dirfd, const char *name);
+int rn_result_put(int dirfd, const char *name, const char *buf, size_t len);
 
 /* UTC "YYYYmmdd-HHMMSS" and ISO 8601 of now. */
 void rn_run_id_base(char *id, size_t idlen, char *iso, size_t isolen);
@@ -38,7 +44,7 @@ void rn_run_id_base(char *id, size_t idlen, char *iso, size_t isolen);
  * (replaced atomically).  0 or -errno (message on stderr).
  */
 int rn_results_write(const struct rn_run *r, const char *output,
-		     const char *dir);
+		     const char *dir, int dirfd);
 
 /* One line for stderr: "12 pass, 1 fail, 3 skip, 0 xfail in 34.2 s". */
 void rn_totals_line(const struct rn_run *r, char *buf, size_t len);

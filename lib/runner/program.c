@@ -8,6 +8,12 @@
  * PR_SET_CHILD_SUBREAPER, every orphan is reparented to it, and after the
  * program ends each child still alive is killed with its group until none
  * is left.
+ *
+ * If the runner itself dies (SIGKILL): the program gets SIGKILL with it
+ * (PR_SET_PDEATHSIG, set before exec, the parent checked after), and it
+ * leads a session of its own (setsid) that its cases stay in whatever
+ * their process group; the session is journaled (P record) before the
+ * program may run, so `devpm restore` ends all of it before restoring.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "devpm.h"
 #include "program.h"
 
 #define LINE_MAX_LEN 8192
@@ -222,15 +229,26 @@ static int drain(int fd, struct reader *rd)
 	}
 }
 
-static void child_exec(char *const argv[], int out, bool quiet)
+static void child_exec(char *const argv[], int out, bool quiet,
+		       pid_t parent, int go)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	char c = 0;
 	int i;
 
 	for (i = 0; i < 3; i++)
 		signal(sigs[i], SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
+	setsid();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* The runner died before the prctl: nobody would restore after us. */
+	if (getppid() != parent)
+		_exit(127);
+	/* Until the runner has journaled our session (EOF: it died). */
+	while (read(go, &c, 1) < 0 && errno == EINTR)
+		;
+	if (c != 'g')
+		_exit(127);
 	if (null >= 0)
 		dup2(null, 0);
 	dup2(out, 1);
@@ -254,9 +272,9 @@ int rn_child_run(char *const argv[], int timeout_ms,
 	sigset_t block, old;
 	struct pollfd pfd[3];
 	uint64_t deadline;
-	int fds[2], pidfd, status = 0, more = 1, n, wait_ms, i;
+	int fds[2], go[2], pidfd, status = 0, more = 1, n, wait_ms, i;
+	pid_t pid, self = getpid();
 	bool exited = false;
-	pid_t pid;
 
 	memset(end, 0, sizeof(*end));
 	rd->ops = ops;
@@ -264,6 +282,13 @@ int rn_child_run(char *const argv[], int timeout_ms,
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		free(rd);
 		return -errno;
+	}
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		n = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		free(rd);
+		return n;
 	}
 	sigemptyset(&block);
 	for (i = 0; i < 3; i++)
@@ -273,16 +298,25 @@ int rn_child_run(char *const argv[], int timeout_ms,
 	pid = fork();
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		child_exec(argv, fds[1], ops->quiet_stderr);
+		close(go[1]);
+		child_exec(argv, fds[1], ops->quiet_stderr, self, go[0]);
 	}
+	n = pid < 0 ? -errno : 0;
 	if (pid > 0) {
-		setpgid(pid, pid);
 		child_pgid = pid;
+		/* Not journaled, not run (the journal says why). */
+		if (devpm_journal_record_session(pid) < 0) {
+			fprintf(stderr, "devpm: %s\n", devpm_error());
+			kill_group(pid);
+		} else if (write(go[1], "g", 1) != 1) {
+			kill_group(pid);
+		}
 	}
+	close(go[0]);
+	close(go[1]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(fds[1]);
 	if (pid < 0) {
-		n = -errno;
 		close(fds[0]);
 		free(rd);
 		return n;

@@ -20,11 +20,13 @@ int rn_cmd_restore(int argc, char **argv)
 				      argv[1]);
 	/* Not yet open: it opens as owner, which restores, and counts. */
 	r = devpm_journal_restore_all();
+	/*
+	 * A journal directory not ours, a lock held, a record refused or
+	 * not put back, or not one valid line: exit 2, said on stderr.
+	 */
 	if (r < 0)
-		return rn_usage_error("restore: %s%s", devpm_error()[0] ?
-				      devpm_error() : strerror(-r),
-				      r == -EBUSY ? "" :
-				      "; DEVPM_JOURNAL_DIR must name a writable directory (default /run/devpm)");
+		return rn_usage_error("restore: %s", devpm_error()[0] ?
+				      devpm_error() : strerror(-r));
 	if (r)
 		printf("devpm: restored %d knob(s) left changed by an interrupted run\n",
 		       r);

@@ -2,8 +2,15 @@
 /*
  * results.c - the run directory: <output>/<run-id>/ with every result
  * file, and <output>/latest pointing at the newest run.
+ *
+ * Root-safe: as root, the output directory must belong to root and not be
+ * writable by others (unless sticky); the run directory is made by devpm
+ * (mkdirat) and every file is created in it through its descriptor with
+ * O_CREAT | O_EXCL | O_NOFOLLOW, so a user who can rename or plant entries
+ * cannot redirect a write.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +51,45 @@ static int mkdirs(const char *path)
 	return 0;
 }
 
+/* Whose the directory of fd is: as root, root's and nobody else's to write. */
+static int dir_trusted(int fd, const char *what, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (geteuid() != 0)
+		return 0;
+	if (st.st_uid != 0) {
+		fprintf(stderr, "devpm: %s %s belongs to uid %u; as root devpm writes results only into a directory root owns: pass --output DIR owned by root\n",
+			what, path, (unsigned int)st.st_uid);
+		return -EPERM;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+		fprintf(stderr, "devpm: %s %s is writable by others (mode %04o); as root pass --output DIR that only root can write\n",
+			what, path, (unsigned int)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+int rn_output_check(const char *output)
+{
+	int fd, r;
+
+	fd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	r = dir_trusted(fd, "--output", output);
+	close(fd);
+	return r;
+}
+
 int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
 	       char *idout, size_t idlen)
 {
 	char id[128];
-	int n, r;
+	int n, r, ofd, fd;
 
 	r = mkdirs(output);
 	if (r < 0) {
@@ -56,26 +97,90 @@ int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
 			output, strerror(-r));
 		return r;
 	}
+	ofd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ofd < 0) {
+		r = -errno;
+		fprintf(stderr, "devpm: cannot open output directory %s: %s\n",
+			output, strerror(errno));
+		return r;
+	}
+	r = dir_trusted(ofd, "--output", output);
+	if (r < 0) {
+		close(ofd);
+		return r;
+	}
 	for (n = 1; n < 1000; n++) {
 		if (n == 1)
 			snprintf(id, sizeof(id), "%s", base);
 		else
 			snprintf(id, sizeof(id), "%s-%d", base, n);
-		if (snprintf(dir, len, "%s/%s", output, id) >= (int)len)
+		if (snprintf(dir, len, "%s/%s", output, id) >= (int)len) {
+			close(ofd);
 			return -ENAMETOOLONG;
-		if (!mkdir(dir, 0755)) {
-			snprintf(idout, idlen, "%s", id);
-			return 0;
 		}
+		if (!mkdirat(ofd, id, 0755))
+			break;
 		if (errno != EEXIST) {
 			r = -errno;
 			fprintf(stderr, "devpm: cannot create %s: %s; pass --output DIR with a writable directory\n",
 				dir, strerror(errno));
+			close(ofd);
 			return r;
 		}
 	}
-	fprintf(stderr, "devpm: %s: too many runs named %s-N\n", output, base);
-	return -EEXIST;
+	if (n == 1000) {
+		fprintf(stderr, "devpm: %s: too many runs named %s-N\n", output,
+			base);
+		close(ofd);
+		return -EEXIST;
+	}
+	fd = openat(ofd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(ofd);
+	if (fd < 0) {
+		r = -errno;
+		fprintf(stderr, "devpm: cannot open %s: %s\n", dir,
+			strerror(errno));
+		return r;
+	}
+	r = dir_trusted(fd, "run directory", dir);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	snprintf(idout, idlen, "%s", id);
+	return fd;
+}
+
+int rn_result_open(int dirfd, const char *name)
+{
+	return openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_CLOEXEC, 0644);
+}
+
+int rn_result_put(int dirfd, const char *name, const char *buf, size_t len)
+{
+	size_t off = 0;
+	ssize_t w;
+	int fd, err = 0;
+
+	fd = rn_result_open(dirfd, name);
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		w = write(fd, buf + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = -errno;
+			break;
+		}
+		off += w;
+	}
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
 }
 
 char *rn_out_dmesg(const struct rn_run *r)
@@ -102,48 +207,55 @@ char *rn_out_dmesg(const struct rn_run *r)
 	return b.s;
 }
 
-static int put(const char *dir, const char *name, char *text)
+static int put(int dirfd, const char *dir, const char *name, char *text)
 {
-	char path[4096];
 	int r;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	r = rn_write_file(path, text, strlen(text));
+	r = rn_result_put(dirfd, name, text, strlen(text));
 	if (r < 0)
-		fprintf(stderr, "devpm: cannot write %s: %s\n", path,
+		fprintf(stderr, "devpm: cannot write %s/%s: %s\n", dir, name,
 			strerror(-r));
 	free(text);
 	return r;
 }
 
+/* latest -> id, replaced atomically, inside the (checked) output dir. */
 static int point_latest(const char *output, const char *dir)
 {
-	char link[4096], tmp[4096];
+	char tmp[64];
 	const char *id = strrchr(dir, '/');
+	int ofd, r = 0;
 
 	id = id ? id + 1 : dir;
-	snprintf(link, sizeof(link), "%s/latest", output);
-	snprintf(tmp, sizeof(tmp), "%s/.latest.%d", output, (int)getpid());
-	unlink(tmp);
-	if (symlink(id, tmp) < 0 || rename(tmp, link) < 0) {
-		fprintf(stderr, "devpm: cannot point %s at %s: %s\n", link, id,
-			strerror(errno));
-		unlink(tmp);
-		return -errno;
+	ofd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ofd < 0 || dir_trusted(ofd, "--output", output) < 0) {
+		if (ofd >= 0)
+			close(ofd);
+		return -EPERM;
 	}
-	return 0;
+	snprintf(tmp, sizeof(tmp), ".latest.%d", (int)getpid());
+	unlinkat(ofd, tmp, 0);
+	if (symlinkat(id, ofd, tmp) < 0 ||
+	    renameat(ofd, tmp, ofd, "latest") < 0) {
+		r = -errno;
+		fprintf(stderr, "devpm: cannot point %s/latest at %s: %s\n",
+			output, id, strerror(errno));
+		unlinkat(ofd, tmp, 0);
+	}
+	close(ofd);
+	return r;
 }
 
 int rn_results_write(const struct rn_run *r, const char *output,
-		     const char *dir)
+		     const char *dir, int dirfd)
 {
 	int ret = 0;
 
-	ret |= put(dir, "results.ktap", rn_out_ktap(r));
-	ret |= put(dir, "junit.xml", rn_out_junit(r));
-	ret |= put(dir, "summary.json", rn_out_summary(r));
-	ret |= put(dir, "env.json", rn_out_env(r));
-	ret |= put(dir, "dmesg.log", rn_out_dmesg(r));
+	ret |= put(dirfd, dir, "results.ktap", rn_out_ktap(r));
+	ret |= put(dirfd, dir, "junit.xml", rn_out_junit(r));
+	ret |= put(dirfd, dir, "summary.json", rn_out_summary(r));
+	ret |= put(dirfd, dir, "env.json", rn_out_env(r));
+	ret |= put(dirfd, dir, "dmesg.log", rn_out_dmesg(r));
 	ret |= point_latest(output, dir);
 	return ret ? -EIO : 0;
 }

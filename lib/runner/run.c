@@ -332,6 +332,9 @@ static int check_output(const char *output)
 	if (!stat(output, &st) && access(output, W_OK | X_OK))
 		return rn_usage_error("--output %s is not writable; give a writable directory",
 				      output);
+	/* As root: not into a directory another user owns (says why). */
+	if (rn_output_check(output) < 0)
+		return RN_EXIT_USAGE;
 	return 0;
 }
 
@@ -363,9 +366,8 @@ static int take_journal(void)
 	int r = devpm_journal_open_owner(devpm_journal_dir());
 
 	if (r < 0) {
-		fprintf(stderr, "devpm: %s%s\n", devpm_error()[0] ?
-			devpm_error() : strerror(-r), r == -EBUSY ? "" :
-			"; DEVPM_JOURNAL_DIR must name a writable directory (default /run/devpm)");
+		fprintf(stderr, "devpm: %s\n", devpm_error()[0] ?
+			devpm_error() : strerror(-r));
 		return RN_EXIT_USAGE;
 	}
 	return 0;
@@ -379,7 +381,7 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	char totals[256], *ktap;
 	struct stat st;
 	size_t i;
-	int code;
+	int code, dfd;
 
 	if (take_journal())
 		return RN_EXIT_USAGE;
@@ -387,11 +389,15 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	rn_signals_install();
 	set_env(o);
 	rn_run_id_base(base, sizeof(base), iso, sizeof(iso));
-	if (rn_run_dir(o->output, base, dir, sizeof(dir), id, sizeof(id)))
+	dfd = rn_run_dir(o->output, base, dir, sizeof(dir), id, sizeof(id));
+	if (dfd < 0)
 		return RN_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/stream.log", dir);
 	rs.st.path[0] = path;
-	rs.st.fd[rs.st.nfd++] = open_stream(path, O_CREAT | O_EXCL);
+	rs.st.fd[rs.st.nfd] = rn_result_open(dfd, "stream.log");
+	if (rs.st.fd[rs.st.nfd++] < 0)
+		fprintf(stderr, "devpm: cannot create %s: %s\n", path,
+			strerror(errno));
 	if (o->stream) {
 		rs.st.path[1] = o->stream;
 		rs.st.fd[rs.st.nfd++] = open_stream(o->stream,
@@ -422,8 +428,9 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 		if (rs.st.fd[i] >= 0)
 			close(rs.st.fd[i]);
 
-	if (rn_results_write(rs.st.run, o->output, dir) < 0)
+	if (rn_results_write(rs.st.run, o->output, dir, dfd) < 0)
 		code = RN_EXIT_USAGE;
+	close(dfd);
 	ktap = rn_out_ktap(rs.st.run);
 	fputs(ktap, stdout);
 	fflush(stdout);
