@@ -6,7 +6,11 @@
  * (major:minor, and the source when it is a block node: btrfs shows an
  * anonymous 0:N) or /proc/swaps, plus the devices under a device-mapper/md
  * device (slaves/), each as a /sys/devices path.  A device is protected
- * when it is one of them or an ancestor of one.
+ * when it is one of them or an ancestor of one.  A mounted btrfs adds
+ * every member of every mounted btrfs (/sys/fs/btrfs/<fsid>/devices/).  A
+ * filesystem on no block node devpm can name (zfs "rpool/ROOT", device
+ * 0:N) protects every block device, said once on stderr: failing open
+ * would let a test suspend the disk under /.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +31,8 @@ struct prot {
 
 static struct {
 	bool valid;
+	bool every_block;		/* cannot tell: all block devices */
+	bool said;
 	char root[DEVPM_PATH_MAX];	/* sysfs root it was computed for */
 	bool all;			/* cannot tell: everything protected */
 	char all_why[300];
@@ -60,6 +66,27 @@ void devpm_safety_reset(void)
 {
 	free(set.p);
 	memset(&set, 0, sizeof(set));
+}
+
+/* Filesystems that hold no block device of this machine. */
+static bool diskless(const char *type)
+{
+	static const char *const types[] = {
+		"proc", "sysfs", "tmpfs", "devtmpfs", "devpts", "cgroup",
+		"cgroup2", "securityfs", "debugfs", "tracefs", "pstore", "bpf",
+		"mqueue", "hugetlbfs", "configfs", "binfmt_misc", "efivarfs",
+		"fusectl", "ramfs", "rpc_pipefs", "nsfs", "autofs", "overlay",
+		"nfs", "nfs4", "cifs", "smb3", "9p", "virtiofs", "selinuxfs",
+		"ceph", "nfsd", "functionfs", "gadgetfs", "none", "squashfs",
+	};
+	size_t i;
+
+	if (!strncmp(type, "fuse", 4) && strcmp(type, "fuseblk"))
+		return true;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(type, types[i]))
+			return true;
+	return false;
 }
 
 static void add(const char *dev, const char *why)
@@ -123,6 +150,64 @@ static void add_blockdev(unsigned int maj, unsigned int min, const char *why)
 	add_tree(dev, why, 0);
 }
 
+/* Every member of every mounted btrfs; how many were found. */
+static int add_btrfs_members(const char *why)
+{
+	char path[DEVPM_PATH_MAX], kpath[DEVPM_PATH_MAX], dev[DEVPM_PATH_MAX];
+	struct dirent *fs, *de;
+	DIR *top, *d;
+	int n = 0;
+
+	top = devpm_opendir("/sys/fs/btrfs");
+	while (top && (fs = readdir(top))) {
+		if (fs->d_name[0] == '.' ||
+		    devpm_fmt(path, sizeof(path), "/sys/fs/btrfs/%s/devices",
+			      fs->d_name))
+			continue;
+		d = devpm_opendir(path);
+		while (d && (de = readdir(d))) {
+			if (de->d_name[0] == '.' ||
+			    devpm_fmt(kpath, sizeof(kpath), "%s/%s", path,
+				      de->d_name) ||
+			    devpm_resolve(kpath, dev, sizeof(dev)))
+				continue;
+			add_tree(dev, why, 0);
+			n++;
+		}
+		if (d)
+			closedir(d);
+	}
+	if (top)
+		closedir(top);
+	return n;
+}
+
+/* Cannot tell which block devices hold a filesystem: all of them. */
+static void add_every_block(const char *why)
+{
+	char kpath[DEVPM_PATH_MAX], dev[DEVPM_PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	set.every_block = true;
+	d = devpm_opendir("/sys/class/block");
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    devpm_fmt(kpath, sizeof(kpath), "/sys/class/block/%s",
+			      de->d_name) ||
+		    devpm_resolve(kpath, dev, sizeof(dev)))
+			continue;
+		add(dev, why);
+	}
+	if (d)
+		closedir(d);
+	if (!set.said) {
+		set.said = true;
+		fprintf(stderr, "# devpm: %s; pass --allow-disk to test them anyway\n",
+			why);
+	}
+}
+
 /* rdev of a /dev node (through the sysfs root), 0 if not a block node. */
 static dev_t block_node(const char *node)
 {
@@ -138,7 +223,7 @@ static dev_t block_node(const char *node)
 
 static void scan_mountinfo(FILE *f)
 {
-	char line[4096], mnt[1024], src[1024], why[256];
+	char line[4096], mnt[1024], src[1024], type[64], why[256];
 	unsigned int maj, min;
 	const char *sep;
 	dev_t rdev;
@@ -149,8 +234,10 @@ static void scan_mountinfo(FILE *f)
 			   mnt) != 3)
 			continue;
 		sep = strstr(line, " - ");
-		if (!sep || sscanf(sep + 3, "%*s %1023s", src) != 1)
+		if (!sep || sscanf(sep + 3, "%63s %1023s", type, src) != 2) {
+			strcpy(type, "?");
 			strcpy(src, "?");
+		}
 		if (src[0] == '/')
 			snprintf(why, sizeof(why), "%s holds %s (mounted)", src,
 				 mnt);
@@ -163,6 +250,19 @@ static void scan_mountinfo(FILE *f)
 		rdev = block_node(src);
 		if (rdev && rdev != makedev(maj, min))
 			add_blockdev(major(rdev), minor(rdev), why);
+		/* The source names one member of a multi-device btrfs. */
+		if (!strcmp(type, "btrfs")) {
+			if (add_btrfs_members(why) || rdev)
+				continue;
+		} else if (maj || rdev || diskless(type)) {
+			continue;
+		}
+		if (set.every_block)
+			continue;
+		snprintf(why, sizeof(why),
+			 "cannot tell which block devices hold %.200s (%.20s %.200s): every block device counts as holding it",
+			 mnt, type, src);
+		add_every_block(why);
 	}
 }
 
