@@ -160,6 +160,65 @@ TEST_F(mnt, swap_and_btrfs_block_nodes_are_protected)
 	ASSERT_FALSE(devpm_dev_protected(DISK, NULL, 0));
 }
 
+TEST_F(mnt, zfs_root_protects_every_block_device_said_once)
+{
+	char why[512], err[4096], file[UNIT_PATH_MAX];
+	int saved;
+
+	/* zfs: no block node, an anonymous 0:N; pool members unknowable. */
+	ASSERT_EQ(0, unit_put(self->root, "proc/self/mountinfo",
+		"22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+		"27 1 0:25 / / rw,relatime - zfs rpool/ROOT/debian rw\n"));
+	ASSERT_EQ(0, unit_link(self->root, "sys/class/block/vda",
+		"../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda"));
+	ASSERT_EQ(0, unit_link(self->root, "sys/class/block/sdb",
+		"../../devices/pci0000:00/0000:00:04.0/host0/target0:0:0/0:0:0:0/block/sdb"));
+	devpm_safety_reset();
+	snprintf(file, sizeof(file), "%s/stderr", self->root);
+	saved = unit_capture_begin(2, file);
+	ASSERT_TRUE(devpm_dev_protected(DISK, why, sizeof(why)));
+	ASSERT_TRUE(devpm_dev_protected(HOME, NULL, 0));
+	unit_capture_end(2, saved, file, err, sizeof(err));
+	ASSERT_HAS(why, "cannot tell which block devices hold / (zfs rpool/ROOT/debian)");
+	/* Said once, whatever the number of questions. */
+	ASSERT_HAS(err, "every block device counts as holding it");
+	ASSERT_EQ(strlen(err), (size_t)(strchr(err, '\n') - err + 1));
+	/* Devices with no block device below stay testable. */
+	ASSERT_FALSE(devpm_dev_protected(SIB, NULL, 0));
+
+	/* Negative control: a tmpfs at 0:N says nothing of disks. */
+	ASSERT_EQ(0, unit_put(self->root, "proc/self/mountinfo",
+		"27 1 0:25 / /tmp rw - tmpfs tmpfs rw\n"));
+	devpm_safety_reset();
+	ASSERT_FALSE(devpm_dev_protected(DISK, NULL, 0));
+	ASSERT_FALSE(devpm_dev_protected(HOME, NULL, 0));
+}
+
+TEST_F(mnt, every_member_of_a_mounted_btrfs_is_protected)
+{
+	char why[256];
+
+	/* Two-device btrfs: mountinfo names vda1 only; sdb2 is a member. */
+	ASSERT_EQ(0, unit_put(self->root, "proc/self/mountinfo",
+		"50 1 0:45 / / rw - btrfs /dev/vda1 rw\n"));
+	ASSERT_EQ(0, unit_link(self->root, "sys/fs/btrfs/fsid-1/devices/vda1",
+		"../../../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda/vda1"));
+	ASSERT_EQ(0, unit_link(self->root, "sys/fs/btrfs/fsid-1/devices/sdb2",
+		"../../../../devices/pci0000:00/0000:00:04.0/host0/target0:0:0/0:0:0:0/block/sdb/sdb2"));
+	devpm_safety_reset();
+	ASSERT_TRUE(devpm_dev_protected(HOME, why, sizeof(why)));
+	ASSERT_STREQ("/dev/vda1 holds / (mounted)", why);
+	ASSERT_TRUE(devpm_dev_protected(DISK, NULL, 0));
+	ASSERT_FALSE(devpm_dev_protected(SIB, NULL, 0));
+
+	/* Negative control: an ext4 / does not pull in btrfs members. */
+	ASSERT_EQ(0, unit_put(self->root, "proc/self/mountinfo",
+		"27 1 254:1 / / rw - ext4 /dev/vda1 rw\n"));
+	devpm_safety_reset();
+	ASSERT_TRUE(devpm_dev_protected(DISK, NULL, 0));
+	ASSERT_FALSE(devpm_dev_protected(HOME, NULL, 0));
+}
+
 TEST_F(mnt, knob_write_refuses_protected_unless_allow_disk)
 {
 	char buf[64];
