@@ -12,6 +12,7 @@
 #include "devpm.h"
 #include "json.h"
 #include "ktap.h"
+#include "output.h"
 
 struct env {
 	char tmp[PATH_MAX];
@@ -367,6 +368,8 @@ TEST(bad_input)
 	static const char *const badout[] = { "run", "--output", "file", NULL };
 	static const char *const locked[] = { "run", "--output", "res", NULL };
 	static const char *const list[] = { "list", "--suite", "nope", NULL };
+	static const char *const emptyroot[] = { "--sysfs-root=", "run", "--output",
+		"res", NULL };
 	char jdir[PATH_MAX + 8];
 	struct env e;
 
@@ -383,6 +386,8 @@ TEST(bad_input)
 	refused(_metadata, &e, outdev, "/etc");
 	refused(_metadata, &e, badout, "--output file is not a directory");
 	refused(_metadata, &e, list, "unknown suite 'nope'");
+	/* Empty is a mistake, not the real /sys. */
+	refused(_metadata, &e, emptyroot, "--sysfs-root needs a directory (it was empty)");
 
 	/* Another run holds the journal's lock: this one changes nothing. */
 	snprintf(jdir, sizeof(jdir), "%s/j", e.tmp);
@@ -474,6 +479,133 @@ TEST(audit_recorded_tree)
 	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
 	ASSERT_HAS(o->out, "not suspended because:\n  - ");
 	free(o);
+}
+
+/*
+ * The runner SIGKILLed at a random moment while a case writes a knob in
+ * a loop from a process of its own: `devpm restore` ends the program and
+ * its case, then puts the knob back, 20 times out of 20 (issue #12).
+ */
+TEST(sigkill_at_random_moments_is_restored)
+{
+	static const char *const run[] = { "--sysfs-root", "root", "run",
+		"--output", "res", "--test", "loop/*", NULL };
+	static const char *const restore[] = { "--sysfs-root", "root",
+		"restore", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	int trial, good = 0, changed = 0, ms;
+	char buf[64], later[64];
+	struct env e;
+	pid_t pid;
+
+	setup(&e, false);
+	ASSERT_EQ(0, tr_add_prog(e.tmp, "fake", "loop", "loop"));
+	srand(getpid());
+	for (trial = 0; trial < 20; trial++) {
+		ASSERT_EQ(0, unit_put(e.tmp,
+			"root/sys/devices/fake0/power/autosuspend_delay_ms",
+			"1000\n"));
+		pid = tr_devpm_start(e.tmp, e.env, run);
+		ASSERT_GT(pid, 0);
+		ms = rand() % 600;
+		usleep(ms * 1000);
+		kill(pid, SIGKILL);
+		tr_devpm_wait(o, e.tmp, pid);
+		ASSERT_EQ(0, unit_get(e.tmp,
+			"root/sys/devices/fake0/power/autosuspend_delay_ms",
+			buf, sizeof(buf)));
+		changed += strncmp(buf, "1000", 4) != 0;
+		tr_devpm(o, e.tmp, e.env, restore);
+		EXPECT_EQ(0, o->code) TH_LOG("trial %d: %s", trial, o->err);
+		ASSERT_EQ(0, unit_get(e.tmp,
+			"root/sys/devices/fake0/power/autosuspend_delay_ms",
+			buf, sizeof(buf)));
+		/* Nothing writes after restore: still 1000 a moment later. */
+		usleep(100000);
+		ASSERT_EQ(0, unit_get(e.tmp,
+			"root/sys/devices/fake0/power/autosuspend_delay_ms",
+			later, sizeof(later)));
+		if (!strncmp(buf, "1000", 4) && !strncmp(later, "1000", 4) &&
+		    !tagged(e.tag))
+			good++;
+		else
+			TH_LOG("trial %d (kill after %d ms): %s then %s, %d left",
+			       trial, ms, buf, later, tagged(e.tag));
+	}
+	TH_LOG("%d of 20 restored; the knob was changed at the kill in %d",
+	       good, changed);
+	EXPECT_EQ(20, good);
+	/* Negative control: the writer did run and change it. */
+	EXPECT_LT(0, changed);
+	unit_rm_rf(e.tmp);
+	free(o);
+}
+
+/* As root, results never go into a directory another user owns. */
+TEST(output_of_another_user_is_refused_as_root)
+{
+	static const char *const args[] = { "--sysfs-root", "root", "run",
+		"--output", "userres", "--test", "pass/*", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char path[PATH_MAX + 16];
+	struct env e;
+
+	if (geteuid())
+		SKIP(return, "needs root: the refusal is for root");
+	setup(&e, false);
+	snprintf(path, sizeof(path), "%s/userres", e.tmp);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	ASSERT_EQ(0, chown(path, 12345, 12345));
+	tr_devpm(o, e.tmp, e.env, args);
+	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);
+	ASSERT_HAS(o->err, "--output userres belongs to uid 12345");
+	EXPECT_FALSE(unit_exists(e.tmp, "userres/latest"));
+	/* Negative control: root's own directory is used. */
+	ASSERT_EQ(0, chown(path, 0, 0));
+	tr_devpm(o, e.tmp, e.env, args);
+	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
+	EXPECT_TRUE(unit_exists(e.tmp, "userres/latest/summary.json"));
+	unit_rm_rf(e.tmp);
+	free(o);
+}
+
+/*
+ * The run directory renamed away and replaced by one holding
+ * summary.json -> victim: the result still lands in devpm's directory
+ * (written through its descriptor, O_EXCL | O_NOFOLLOW), never in victim.
+ */
+TEST(planted_result_symlink_is_not_followed)
+{
+	char tmp[PATH_MAX], out[PATH_MAX + 8], dir[PATH_MAX + 64];
+	char id[128], path[PATH_MAX + 64], moved[PATH_MAX + 64], buf[64];
+	int fd;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_put(tmp, "victim", "secret\n"));
+	snprintf(out, sizeof(out), "%s/res", tmp);
+	fd = rn_run_dir(out, "run1", dir, sizeof(dir), id, sizeof(id));
+	ASSERT_LE(0, fd);
+	ASSERT_STREQ("run1", id);
+	snprintf(moved, sizeof(moved), "%s/moved", out);
+	ASSERT_EQ(0, rename(dir, moved));
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	snprintf(buf, sizeof(buf), "%s/victim", tmp);
+	ASSERT_EQ(0, symlink(buf, path));
+	ASSERT_EQ(0, rn_result_put(fd, "summary.json", "{}\n", 3));
+	ASSERT_EQ(0, unit_get(tmp, "victim", buf, sizeof(buf)));
+	ASSERT_STREQ("secret\n", buf);
+	ASSERT_EQ(0, unit_get(out, "moved/summary.json", buf, sizeof(buf)));
+	ASSERT_STREQ("{}\n", buf);
+	/* A name planted in devpm's own directory: EEXIST, not followed. */
+	snprintf(path, sizeof(path), "%s/env.json", moved);
+	snprintf(buf, sizeof(buf), "%s/victim", tmp);
+	ASSERT_EQ(0, symlink(buf, path));
+	ASSERT_EQ(-EEXIST, rn_result_put(fd, "env.json", "{}\n", 3));
+	ASSERT_EQ(0, unit_get(tmp, "victim", buf, sizeof(buf)));
+	ASSERT_STREQ("secret\n", buf);
+	close(fd);
+	unit_rm_rf(tmp);
 }
 
 TEST_HARNESS_MAIN
