@@ -22,7 +22,10 @@ bool devpm_allow_disk(void);
  * is, or is an ancestor of, a block device that holds a mounted filesystem
  * or swap (also beneath device-mapper/md); why (if non-NULL) gets e.g.
  * "/dev/vda holds / (mounted)".  Read through the sysfs root.  On the real
- * system an unreadable mountinfo protects every device.  The set is
+ * system an unreadable mountinfo protects every device.  A mounted btrfs
+ * protects every member of every mounted btrfs (/sys/fs/btrfs/ * /devices);
+ * a filesystem whose block devices cannot be named (zfs "rpool/...", 0:N)
+ * protects every block device, said once on stderr.  The set is
  * computed once per sysfs root; devpm_safety_reset() forgets it (after
  * mounting something, or in unit tests).
  */
