@@ -603,7 +603,7 @@ static int open_dir(const char *dir)
 		r = devpm_fail(EPERM, "journal directory %s belongs to uid %u, not to uid %u running devpm; set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
 			       dir, (unsigned int)st.st_uid,
 			       (unsigned int)geteuid());
-	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+	else if (st.st_mode & 0022)
 		r = devpm_fail(EPERM, "journal directory %s is writable by others (mode %04o); chmod go-w it or set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
 			       dir, (unsigned int)(st.st_mode & 07777));
 	if (r) {
@@ -1382,7 +1382,7 @@ static bool listed(const char *text, const char *name)
 }
 
 int devpm_module_diff(const char *before, const char *after,
-		      char (*names)[64], int max)
+		      char names[][64], int max)
 {
 	const char *p = after;
 	char name[64];
@@ -1390,7 +1390,7 @@ int devpm_module_diff(const char *before, const char *after,
 	int count = 0;
 
 	while (p && *p && count < max) {
-		n = strcspn(p, " \n");
+		n = strcspn(p, "\n ");
 		if (n && n < sizeof(name) && p[n] == ' ') {
 			memcpy(name, p, n);
 			name[n] = '\0';

@@ -134,7 +134,7 @@ int devpm_module_load(const char *module, const char *params);
  * after's order (newest first); returns how many (at most max).
  */
 int devpm_module_diff(const char *before, const char *after,
-		      char (*names)[64], int max);
+		      char names[][64], int max);
 /* Journal module and what the diff says came with it (oldest first). */
 int devpm_journal_loaded_modules(const char *module, const char *before,
 				 const char *after);

@@ -65,7 +65,7 @@ static int dir_trusted(int fd, const char *what, const char *path)
 			what, path, (unsigned int)st.st_uid);
 		return -EPERM;
 	}
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+	if ((st.st_mode & 0022) && !(st.st_mode & S_ISVTX)) {
 		fprintf(stderr, "devpm: %s %s is writable by others (mode %04o); as root pass --output DIR that only root can write\n",
 			what, path, (unsigned int)(st.st_mode & 07777));
 		return -EPERM;
