@@ -123,9 +123,11 @@ lint: $(KTREE_STAMP)
 # The QEMU image and its host agent (qemu/; see qemu/README).  The self-test
 # programs (qemu/selftest/) exercise the agent and the crash watchdog; they
 # only go into the image `make qemu-check` boots for that.
-AGENT_SRC	:= $(sort $(wildcard qemu/*.c))
+# The agent reads JSON with the runner's reader: one parser in the tree.
+AGENT_SRC	:= $(sort $(wildcard qemu/*.c)) lib/runner/json_read.c \
+		   lib/runner/util.c
 AGENT_OBJ	:= $(AGENT_SRC:%.c=$(O)/%.o)
-AGENT_HDRS	:= $(wildcard qemu/*.h)
+AGENT_HDRS	:= $(wildcard qemu/*.h) lib/runner/json.h lib/runner/util.h
 SAN_AGENT_LIB	:= $(filter-out $(O)/san/qemu/agent.o $(O)/san/qemu/serve.o,\
 		   $(AGENT_SRC:%.c=$(O)/san/%.o))
 SELFTEST_SRC	:= $(sort $(wildcard qemu/selftest/*.c))
@@ -138,7 +140,7 @@ $(AGENT_OBJ) $(SAN_AGENT_LIB): $(AGENT_HDRS)
 
 $(O)/devpm-qemu-agent: $(AGENT_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ)
+	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ) -lm
 
 $(O)/qemu/selftest/selftest/%: qemu/selftest/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
@@ -150,7 +152,7 @@ $(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(O)/san/libdevpm.a
 	@mkdir -p $(dir $@)
 	@echo "  CC san  $<"
 	@$(CC) $(SAN_CFLAGS) -Itests -Iqemu -o $@ $< $(SAN_AGENT_LIB) \
-		$(O)/san/libdevpm.a $(PKG_LIBS) -lz
+		$(O)/san/libdevpm.a $(PKG_LIBS) -lz -lm
 
 qemu: deps all $(O)/devpm-qemu-agent
 	@bash qemu/run.sh O=$(O)

@@ -216,11 +216,44 @@ TEST(json_reader_rejects_bad)
 	EXPECT_EQ(NULL, rn_json_parse("\"abc", err, sizeof(err)));
 	EXPECT_EQ(NULL, rn_json_parse("{} x", err, sizeof(err)));
 	EXPECT_EQ(NULL, rn_json_parse("\"\\u0000\"", err, sizeof(err)));
+	/* RFC 8259 numbers only: strtod() alone took these. */
+	EXPECT_EQ(NULL, rn_json_parse("-inf", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("0x10", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("1.", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("-", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("1e", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("01", err, sizeof(err)));
 	j = rn_json_parse("{\"s\": \"\\u00e9\\ud83d\\ude00\\n\", \"n\": -1.5e3}",
 			  err, sizeof(err));
 	ASSERT_NE(NULL, j) TH_LOG("%s", err);
 	EXPECT_STREQ("\xc3\xa9\xf0\x9f\x98\x80\n", rn_json_str(j, "s"));
 	rn_json_free(j);
+}
+
+TEST(json_trailing_backslash)
+{
+	/*
+	 * Issue #12 finding 6 (fuzzer input 22 5c): a string that ends in a
+	 * backslash made the reader step over the NUL (ASan:
+	 * heap-buffer-overflow in ws()).  Exactly sized heap copies let ASan
+	 * see such a read.
+	 */
+	static const char *const bad[] = { "\"\\", "[\"\\", "{\"\\",
+		"\"\\u12", "\"\\ud800\\", NULL };
+	char err[128], *t;
+	int i;
+
+	for (i = 0; bad[i]; i++) {
+		t = rn_xstrdup(bad[i]);
+		EXPECT_EQ(NULL, rn_json_parse(t, err, sizeof(err)))
+			TH_LOG("%s", bad[i]);
+		free(t);
+	}
+	/* Control: an escaped backslash is a string. */
+	t = rn_xstrdup("\"\\\\\"");
+	rn_json_free(rn_json_parse(t, err, sizeof(err)));
+	EXPECT_STREQ("", err);
+	free(t);
 }
 
 TEST(clean_text)

@@ -18,6 +18,7 @@ struct rn_json {
 	double num;
 	char *str;
 	size_t n;		/* items of an array or object */
+	size_t cap;		/* room in items (and keys) */
 	char **keys;		/* object keys */
 	struct rn_json **items;
 };
