@@ -41,12 +41,14 @@ TEST(truncated_stream_crash_case)
 	EXPECT_TRUE(r->incomplete);
 	EXPECT_FALSE(r->done);
 	EXPECT_EQ(RN_PASS, r->progs[0].cases[0].result);
-	ASSERT_EQ(2, r->progs[1].ncases);
+	ASSERT_EQ(3, r->progs[1].ncases);
 	EXPECT_EQ(RN_PASS, r->progs[1].cases[0].result);
 	EXPECT_EQ(RN_FAIL, r->progs[1].cases[1].result);
 	EXPECT_STREQ("guest crashed during this case: Kernel panic - not syncing: Fatal exception",
 		     r->progs[1].cases[1].reason);
-	/* d never started: not run, not counted. */
+	/* d never started: not run, but it keeps its place in the plan. */
+	EXPECT_STREQ("d", r->progs[1].cases[2].name);
+	EXPECT_EQ(RN_NOT_RUN, r->progs[1].cases[2].result);
 	ASSERT_EQ(1, r->progs[1].nnotes);
 	EXPECT_STREQ("not run: d", r->progs[1].notes[0]);
 	EXPECT_EQ(1, rn_exit_code(r));
@@ -186,9 +188,11 @@ TEST(collect_command)
 	ASSERT_NE(NULL, j) TH_LOG("%s", err);
 	EXPECT_TRUE(rn_json_get(j, "incomplete")->b);
 	c = rn_json_get(j, "cases");
-	ASSERT_EQ(3, c->n);
+	ASSERT_EQ(4, c->n);
 	EXPECT_STREQ("c", rn_json_str(c->items[2], "case"));
 	EXPECT_STREQ("fail", rn_json_str(c->items[2], "result"));
+	EXPECT_STREQ("d", rn_json_str(c->items[3], "case"));
+	EXPECT_STREQ("not_run", rn_json_str(c->items[3], "result"));
 	rn_json_free(j);
 	ASSERT_EQ(0, unit_get(tmp, "res/latest/env.json", buf, sizeof(buf)));
 	j = rn_json_parse(buf, err, sizeof(err));

@@ -144,6 +144,7 @@ int rn_results_write(const struct rn_run *r, const char *output,
 	ret |= put(dir, "summary.json", rn_out_summary(r));
 	ret |= put(dir, "env.json", rn_out_env(r));
 	ret |= put(dir, "dmesg.log", rn_out_dmesg(r));
+	ret |= put(dir, "lava.sh", rn_out_lava(r));
 	ret |= point_latest(output, dir);
 	return ret ? -EIO : 0;
 }
