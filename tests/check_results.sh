@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check_results.sh - the result files of a run, as their consumers read
+# them: junit.xml against the JUnit schema of the Jenkins xunit plugin
+# (tests/junit/junit-10.xsd, with xmllint), results.ktap with the kernel's
+# kunit_parser (tests/kunit_check.py) and summary.json's format (python3).
+# The run is tests/results/crash.stream collected by devpm: a failure, a
+# skip, an expected failure, a program killed before its first case, a
+# timeout and a guest crash, each with cases left unrun.  Each check has a
+# negative control: a broken file must be rejected.
+#
+#   sh tests/check_results.sh BUILD_DIR KUNIT_DIR
+#
+# Exit 0 when all holds, 1 on a failed check, 2 when a tool is missing.
+
+usage() {
+	echo "usage: sh tests/check_results.sh BUILD_DIR KUNIT_DIR" >&2
+	exit 2
+}
+
+[ $# -eq 2 ] || usage
+build=$1
+kunit=$2
+for t in xmllint python3; do
+	command -v $t >/dev/null 2>&1 || { echo "check_results: $t not found: run 'make deps' (qemu/deps.sh installs libxml2-utils and python3)" >&2; exit 2; }
+done
+[ -x "$build/devpm" ] || { echo "check_results: $build/devpm missing: run make" >&2; exit 2; }
+[ -r "$kunit/kunit_parser.py" ] || { echo "check_results: $kunit/kunit_parser.py missing: run 'make headers' (it unpacks tools/testing/kunit)" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/devpm-results.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+xsd=tests/junit/junit-10.xsd
+fails=0
+checks=0
+
+# ok NAME CMD...: the command must succeed.  bad NAME CMD...: must fail.
+ok() {
+	name=$1
+	shift
+	checks=$((checks + 1))
+	if "$@" >"$tmp/out" 2>&1; then
+		echo "ok   $name"
+	else
+		cat "$tmp/out"
+		echo "FAIL $name"
+		fails=$((fails + 1))
+	fi
+}
+bad() {
+	name=$1
+	shift
+	checks=$((checks + 1))
+	if "$@" >"$tmp/out" 2>&1; then
+		cat "$tmp/out"
+		echo "FAIL $name (a broken file was accepted)"
+		fails=$((fails + 1))
+	else
+		echo "ok   $name (rejected: $(tail -n 1 "$tmp/out" | cut -c1-100))"
+	fi
+}
+
+"$build/devpm" collect tests/results/crash.stream --output "$tmp/res" \
+	--crash "Kernel panic - not syncing: Fatal exception" >"$tmp/collect" 2>&1
+rc=$?
+if [ $rc -ne 1 ]; then
+	cat "$tmp/collect"
+	echo "FAIL devpm collect tests/results/crash.stream: exit $rc, expected 1"
+	exit 1
+fi
+res=$tmp/res/latest
+
+# junit.xml
+ok "junit.xml valid against $xsd" xmllint --noout --schema $xsd "$res/junit.xml"
+ok "junit.xml: the crash and the unrun cases are errors" \
+	grep -q '<testsuites name="devpm" tests="13" failures="3" errors="5"' "$res/junit.xml"
+sed 's/<testsuites name="devpm"/<testsuites name="devpm" skipped="3"/' \
+	"$res/junit.xml" >"$tmp/skipped.xml"
+bad "schema rejects <testsuites skipped>" xmllint --noout --schema $xsd "$tmp/skipped.xml"
+sed 's/<\/testcase>/<bogus\/><\/testcase>/' "$res/junit.xml" >"$tmp/bogus.xml"
+bad "schema rejects an unknown element" xmllint --noout --schema $xsd "$tmp/bogus.xml"
+
+# results.ktap: 13 leaves; the 4 not run count as failed, nothing crashed.
+ok "kunit_parser reads results.ktap whole" python3 tests/kunit_check.py \
+	"$kunit" "$res/results.ktap" passed=3 failed=7 skipped=3 crashed=0
+# The header comment between version and plan: the plan is lost.
+awk 'NR == 2 { plan = $0; next } NR == 3 { print; print plan; next } { print }' \
+	"$res/results.ktap" >"$tmp/header.ktap"
+bad "kunit_check rejects the header before the plan" python3 tests/kunit_check.py \
+	"$kunit" "$tmp/header.ktap"
+# The last suite cut off (a writer that stopped early).
+sed '/^    # Subtest: i2c/,$d' "$res/results.ktap" | sed '$d' >"$tmp/cut.ktap"
+bad "kunit_check rejects a missing planned result" python3 tests/kunit_check.py \
+	"$kunit" "$tmp/cut.ktap"
+bad "kunit_check rejects wrong counts" python3 tests/kunit_check.py \
+	"$kunit" "$res/results.ktap" passed=3 failed=3 skipped=3
+
+# summary.json
+ok "summary.json: format version, units, not_run" python3 tests/summary_check.py \
+	"$res/summary.json" not_run=4
+sed 's/"units": "us", //' "$res/summary.json" >"$tmp/nounits.json"
+bad "summary_check rejects a metric without units" python3 tests/summary_check.py \
+	"$tmp/nounits.json" not_run=4
+sed 's/"format_version": 2,//' "$res/summary.json" >"$tmp/nover.json"
+bad "summary_check rejects no format version" python3 tests/summary_check.py \
+	"$tmp/nover.json" not_run=4
+
+echo "check_results: $((checks - fails)) of $checks checks passed"
+[ $fails -eq 0 ]
