@@ -83,6 +83,10 @@ bad "schema rejects an unknown element" xmllint --noout --schema $xsd "$tmp/bogu
 # results.ktap: 13 leaves; the 4 not run count as failed, nothing crashed.
 ok "kunit_parser reads results.ktap whole" python3 tests/kunit_check.py \
 	"$kunit" "$res/results.ktap" passed=3 failed=7 skipped=3 crashed=0
+# kunit.py parse itself (it exits 1 when any test failed): its count line.
+ok "kunit.py parse counts all 13 planned results" sh -c \
+	'python3 "$0/kunit.py" parse "$1" | grep -q "Ran 13 tests: passed: 3, failed: 7, skipped: 3\$"' \
+	"$kunit" "$res/results.ktap"
 # The header comment between version and plan: the plan is lost.
 awk 'NR == 2 { plan = $0; next } NR == 3 { print; print plan; next } { print }' \
 	"$res/results.ktap" >"$tmp/header.ktap"

@@ -483,4 +483,41 @@ TEST(junit_crash_is_error)
 	rn_run_free(r);
 }
 
+TEST(lava_measurements)
+{
+	struct rn_run *r = tr_stream(stream, true, NULL);
+	char *l = rn_out_lava(r), *a, *b;
+
+	ASSERT_HAS(l, "#!/bin/sh\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle --result pass\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle.0000_00_01.0.suspend_us --result pass --measurement 900.5 --units us\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.busy --result fail\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.later --result unknown\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.needs --result skip\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.usb.known.k --result skip\n");
+	free(l);
+	rn_run_free(r);
+	/* Units from the name: _ms is ms, a count has none. */
+	r = tr_stream("DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		      "PROG 10 s/p 5\nOUT 11 #  RUN           f.a ...\n"
+		      "OUT 12 # METRIC - autosuspend_error_ms=3\n"
+		      "OUT 13 # METRIC 1-1 wakeups=7\n"
+		      "OUT 14 ok 1 f.a\nEND 20 s/p 0 exit:0\nDONE 30 0\n",
+		      true, NULL);
+	l = rn_out_lava(r);
+	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.autosuspend_error_ms --result pass --measurement 3 --units ms\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.1-1.wakeups --result pass --measurement 7\n");
+	a = strstr(l, "wakeups");
+	b = a ? strchr(a, '\n') : NULL;
+	ASSERT_NE(NULL, b);
+	/* Control: no --units on the unitless line. */
+	EXPECT_EQ(NULL, memmem(a, b - a, "--units", 7));
+	EXPECT_STREQ("ms", rn_metric_units("x_ms"));
+	EXPECT_STREQ("us", rn_metric_units("x_us"));
+	EXPECT_STREQ("none", rn_metric_units("us"));
+	EXPECT_STREQ("none", rn_metric_units("x_usec"));
+	free(l);
+	rn_run_free(r);
+}
+
 TEST_HARNESS_MAIN

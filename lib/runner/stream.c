@@ -274,7 +274,11 @@ int rn_stream_feed(struct rn_run *r, const char *rec)
 	else if (rn_starts(rec, "END "))
 		ret = rec_end(r, rec + 4);
 	else if (rn_starts(rec, "CASE ") && p && rec[5]) {
-		rn_strv_push(&p->listed, &p->nlisted, rec + 5);
+		/* A case that never runs is named in the results as listed. */
+		char *t = rn_clean_text(rec + 5);
+
+		rn_strv_push(&p->listed, &p->nlisted, t);
+		free(t);
 		ret = 0;
 	} else if (rn_starts(rec, "NOTE ") && p) {
 		char *t = rn_clean_text(rec + 5);

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -25,6 +26,22 @@
 #include "journal.h"
 
 static char scratch[64], journal[128];
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* The journal's own exit hook restores first: registered before it. */
+static void cleanup(void)
+{
+	nftw(scratch, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -44,6 +61,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_journal: mkdtemp: %s\n", strerror(errno));
 		exit(2);
 	}
+	atexit(cleanup);
 	snprintf(path, sizeof(path), "%s/j", scratch);
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/t", scratch);
