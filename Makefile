@@ -58,8 +58,8 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
-.PHONY: all deps check check-unit check-results fuzz lint qemu qemu-check \
-	install clean headers
+.PHONY: all deps check check-unit check-results fuzz fuzz-cc lint qemu \
+	qemu-check install clean headers
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
@@ -154,8 +154,11 @@ FUZZ_OBJ	:= $(LIB_SRC:%.c=$(O)/fuzz/%.o) \
 		   $(filter-out $(O)/fuzz/lib/runner/main.o,\
 		   $(RUNNER_SRC:%.c=$(O)/fuzz/%.o))
 
-$(O)/fuzz/.clang: | deps
+# Checked on every build: a compiler gone since the probe is named too.
+fuzz-cc:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "devpm: $(FUZZ_CC) not found: 'make deps' installs clang and libclang-rt-14-dev (or pass FUZZ_CC=)" >&2; exit 2; }
+
+$(O)/fuzz/.clang: | deps fuzz-cc
 	@mkdir -p $(dir $@)
 	@echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
 		$(FUZZ_CC) -fsanitize=fuzzer -x c -o $(O)/fuzz/.probe - 2>/dev/null || \
@@ -163,7 +166,7 @@ $(O)/fuzz/.clang: | deps
 	@rm -f $(O)/fuzz/.probe
 	@touch $@
 
-$(O)/fuzz/%.o: %.c $(HDRS) $(KTREE_STAMP) $(O)/fuzz/.clang
+$(O)/fuzz/%.o: %.c $(HDRS) $(KTREE_STAMP) | $(O)/fuzz/.clang fuzz-cc
 	@mkdir -p $(dir $@)
 	@echo "  CC fuzz $<"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -171,7 +174,8 @@ $(O)/fuzz/%.o: %.c $(HDRS) $(KTREE_STAMP) $(O)/fuzz/.clang
 $(O)/fuzz/libdevpm.a: $(FUZZ_OBJ)
 	@rm -f $@ && ar rcs $@ $^
 
-$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/fuzz/libdevpm.a
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/fuzz/libdevpm.a \
+		| fuzz-cc
 	@echo "  LD fuzz $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilib/runner -o $@ $< \
 		$(O)/fuzz/libdevpm.a $(PKG_LIBS) -lz -lm
