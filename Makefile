@@ -177,7 +177,7 @@ $(O)/fuzz/libdevpm.a: $(FUZZ_OBJ)
 $(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/fuzz/libdevpm.a \
 		| fuzz-cc
 	@echo "  LD fuzz $@"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilib/runner -o $@ $< \
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilib/runner -Itests -o $@ $< \
 		$(O)/fuzz/libdevpm.a $(PKG_LIBS) -lz -lm
 
 fuzz: $(FUZZ_BIN)

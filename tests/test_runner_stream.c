@@ -6,6 +6,7 @@
 #include "kselftest_harness.h"
 #include "test_runner.h"
 #include "json.h"
+#include "output.h"
 
 static const char head[] =
 	"DEVPM-STREAM 1\n"
@@ -223,6 +224,37 @@ TEST(collect_command)
 	ASSERT_HAS(o->err, "KEY=VALUE");
 	unit_rm_rf(tmp);
 	free(o);
+}
+
+TEST(control_characters_never_reach_results)
+{
+	/*
+	 * Found by tests/fuzz/fuzz_stream.c: a program name, an END status
+	 * or a crash line with control characters went into junit.xml as
+	 * they were (XML 1.0 allows none).  Each is cleaned like program
+	 * output; the END still matches its PROG.
+	 */
+	struct rn_run *r = feed2(head,
+		"PROG 2000 s\x01/p 60\nCASE a\x02\n"
+		"END 2400 s\x01/p 0 \xff\x16speed\n"
+		"PROG 3000 s/q 60\nOUT 3100 #  RUN           f.b ...\n",
+		true, "panic \x1b[0m");
+	char *x = rn_out_junit(r);
+	size_t i;
+
+	ASSERT_EQ(2, r->nprogs);
+	EXPECT_STREQ("s?", r->progs[0].suite);
+	EXPECT_TRUE(r->progs[0].ended);
+	EXPECT_STREQ("??speed", r->progs[0].status);
+	EXPECT_STREQ("a?", r->progs[0].cases[0].name);
+	EXPECT_STREQ("guest crashed during this case: panic ?[0m",
+		     r->progs[1].cases[0].reason);
+	for (i = 0; x[i]; i++)
+		if ((unsigned char)x[i] < 0x20 && x[i] != '\n')
+			break;
+	EXPECT_EQ(strlen(x), i) TH_LOG("control character in:\n%s", x);
+	free(x);
+	rn_run_free(r);
 }
 
 TEST_HARNESS_MAIN

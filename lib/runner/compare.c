@@ -8,7 +8,11 @@
  * whose name ends in _us or _ms (larger is worse) that grew by more than
  * 20%, unless both values are under 1 ms (1000 µs): differences that small
  * are scheduling noise, not power management.  Metrics of other names have
- * no known direction and are not judged.
+ * no known direction and are not judged.  A case not run is no failure.
+ *
+ * Linear in the size of both runs (the old one is hashed), and only a
+ * directory or a regular file is read: a FIFO or a device is refused
+ * before it could block.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * json.h - a minimal JSON reader, enough for devpm's own summary.json
- * (compare, and the unit tests reading results back).
+ * json.h - a small strict JSON reader (RFC 8259): devpm's own summary.json
+ * (compare, the unit tests reading results back) and, in the QEMU host
+ * agent, QMP replies and events (qemu/json.c).  The one parser in the
+ * tree; tests/fuzz/fuzz_json.c fuzzes it.
  */
 #ifndef DEVPM_RUNNER_JSON_H
 #define DEVPM_RUNNER_JSON_H

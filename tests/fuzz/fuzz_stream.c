@@ -4,10 +4,12 @@
  * it (lib/runner/stream.c, parse.c) into the model, as `devpm collect`
  * reads a stream a dying guest left; then every result file is written
  * from that model, and the runner's own readers must take them back:
- * results.ktap (ktap_read.c) and summary.json (json_read.c).  A writer
- * that emits what its reader refuses is a crash here.
+ * results.ktap (ktap_read.c) and summary.json (json_read.c); junit.xml
+ * must be well-formed (the unit tests' xml_check()).  A writer that emits
+ * what its reader refuses is a crash here.
  */
 #include "fuzz.h"
+#include "test_runner.h"
 #include "json.h"
 #include "ktap.h"
 #include "output.h"
@@ -44,7 +46,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_CHECK(j, "env.json refused by json_read: %s\n%s", err, out);
 	rn_json_free(j);
 	free(out);
-	free(rn_out_junit(r));
+	out = rn_out_junit(r);
+	{
+		int c, f, s;
+		const char *why = xml_check(out, &c, &f, &s);
+
+		FZ_CHECK(!why, "junit.xml not well-formed: %s\n%s", why, out);
+		/* XML 1.0 allows no control character but tab and newline. */
+		for (c = 0; out[c]; c++)
+			FZ_CHECK((unsigned char)out[c] >= 0x20 ||
+				 out[c] == '\n' || out[c] == '\t',
+				 "junit.xml has control character %#x",
+				 (unsigned char)out[c]);
+	}
+	free(out);
 	free(rn_out_lava(r));
 	free(rn_out_dmesg(r));
 	rn_run_free(r);
