@@ -343,6 +343,9 @@ TEST(summary_table)
 		TH_LOG("%s", out);
 	/* No summary: an error, not an empty table. */
 	EXPECT_EQ(-ENOENT, summary_print("/nonexistent/summary.json", stderr));
+	/* Nor a file cut short: the parser refuses it whole. */
+	ASSERT_EQ(0, unit_put(dir, "summary.json", "{\"cases\": [{\"suite\": \"a\""));
+	EXPECT_EQ(-EINVAL, summary_print(path, stderr));
 	unit_rm_rf(dir);
 }
 
