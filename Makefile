@@ -174,7 +174,7 @@ $(O)/fuzz/%.o: %.c $(HDRS) $(KTREE_STAMP) | $(O)/fuzz/.clang fuzz-cc
 $(O)/fuzz/libdevpm.a: $(FUZZ_OBJ)
 	@rm -f $@ && ar rcs $@ $^
 
-$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(O)/fuzz/libdevpm.a \
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(HDRS) $(O)/fuzz/libdevpm.a \
 		| fuzz-cc
 	@echo "  LD fuzz $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilib/runner -Itests -o $@ $< \
