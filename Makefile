@@ -223,7 +223,11 @@ qemu: deps all $(O)/devpm-qemu-agent
 qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN)
 	@bash qemu/run.sh O=$(O) --check
 
+# After the QEMU runs, their own result files pass the same checks: the
+# devpm run's and the hang self-test's (a guest killed mid-case).
 check: check-unit lint check-results fuzz qemu-check
+	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
+	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 
 install: all
 	install -d $(INSTALL_PATH)/bin $(INSTALL_PATH)/lib/devpm/suites \

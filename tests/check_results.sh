@@ -8,20 +8,25 @@
 # The run is tests/results/crash.stream collected by devpm: a failure, a
 # skip, an expected failure, a program killed before its first case, a
 # timeout and a guest crash, each with cases left unrun.  Each check has a
-# negative control: a broken file must be rejected.
+# negative control: a broken file must be rejected.  lava.sh is run with a
+# stand-in lava-test-case that checks each call's arguments.
 #
-#   sh tests/check_results.sh BUILD_DIR KUNIT_DIR
+# With RUN_DIR (a real run, e.g. results/latest after `make qemu`), its
+# files are checked the same way, without the fixture's counts.
+#
+#   sh tests/check_results.sh BUILD_DIR KUNIT_DIR [RUN_DIR]
 #
 # Exit 0 when all holds, 1 on a failed check, 2 when a tool is missing.
 
 usage() {
-	echo "usage: sh tests/check_results.sh BUILD_DIR KUNIT_DIR" >&2
+	echo "usage: sh tests/check_results.sh BUILD_DIR KUNIT_DIR [RUN_DIR]" >&2
 	exit 2
 }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
 build=$1
 kunit=$2
+run=${3:-}
 for t in xmllint python3; do
 	command -v $t >/dev/null 2>&1 || { echo "check_results: $t not found: run 'make deps' (qemu/deps.sh installs libxml2-utils and python3)" >&2; exit 2; }
 done
@@ -59,6 +64,50 @@ bad() {
 		echo "ok   $name (rejected: $(tail -n 1 "$tmp/out" | cut -c1-100))"
 	fi
 }
+
+# A stand-in for LAVA's lava-test-case: the arguments devpm's lava.sh may
+# pass, each checked; every call is logged.
+cat >"$tmp/lava-test-case" <<'EOS'
+#!/bin/sh
+name=$1
+shift
+case $name in
+''|*[!A-Za-z0-9._-]*) echo "lava-test-case: bad name '$name'" >&2; exit 1 ;;
+esac
+[ "$1" = --result ] || { echo "lava-test-case: $name: no --result" >&2; exit 1; }
+case $2 in
+pass|fail|skip|unknown) ;;
+*) echo "lava-test-case: $name: result '$2'" >&2; exit 1 ;;
+esac
+shift 2
+if [ $# -gt 0 ]; then
+	[ "$1" = --measurement ] && [ -n "$2" ] || { echo "lava-test-case: $name: '$*'" >&2; exit 1; }
+	awk -v v="$2" 'BEGIN { exit !(v ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) }' ||
+		{ echo "lava-test-case: $name: measurement '$2'" >&2; exit 1; }
+	shift 2
+	if [ $# -gt 0 ]; then
+		[ "$1" = --units ] && { [ "$2" = us ] || [ "$2" = ms ]; } && [ $# -eq 2 ] ||
+			{ echo "lava-test-case: $name: units '$*'" >&2; exit 1; }
+	fi
+fi
+echo "$name" >>"${LAVA_LOG:-/dev/null}"
+EOS
+chmod +x "$tmp/lava-test-case"
+lava() { # lava.sh LOG
+	PATH="$tmp:$PATH" LAVA_LOG=$2 sh "$1"
+}
+
+if [ -n "$run" ]; then
+	[ -r "$run/results.ktap" ] || { echo "check_results: $run/results.ktap missing: give a run directory" >&2; exit 2; }
+	ok "$run/junit.xml valid against $xsd" xmllint --noout --schema $xsd "$run/junit.xml"
+	ok "$run/results.ktap read whole by kunit_parser" python3 tests/kunit_check.py \
+		"$kunit" "$run/results.ktap"
+	ok "$run/summary.json format" python3 tests/summary_check.py "$run/summary.json"
+	ok "$run/lava.sh calls lava-test-case right" lava "$run/lava.sh" "$tmp/run-lava.log"
+	echo "check_results: $run: $((checks - fails)) of $checks checks passed"
+	[ $fails -eq 0 ]
+	exit
+fi
 
 "$build/devpm" collect tests/results/crash.stream --output "$tmp/res" \
 	--crash "Kernel panic - not syncing: Fatal exception" >"$tmp/collect" 2>&1
@@ -108,6 +157,16 @@ bad "summary_check rejects a metric without units" python3 tests/summary_check.p
 sed 's/"format_version": 2,//' "$res/summary.json" >"$tmp/nover.json"
 bad "summary_check rejects no format version" python3 tests/summary_check.py \
 	"$tmp/nover.json" not_run=4
+
+# lava.sh: 13 results (as in junit.xml) and 2 measurements.
+ok "lava.sh calls lava-test-case right" lava "$res/lava.sh" "$tmp/lava.log"
+ok "lava.sh records every case and metric" sh -c \
+	'[ "$(wc -l <"$0")" -eq 15 ] && grep -qx devpm.pci.rt.idle.0000_00_01.0.suspend_us "$0"' \
+	"$tmp/lava.log"
+sed 's/devpm.pci.rt.idle /devpm.pci.rt.idle:x /' "$res/lava.sh" >"$tmp/bad-lava.sh"
+bad "lava-test-case stand-in rejects a bad name" lava "$tmp/bad-lava.sh" /dev/null
+sed 's/--units us/--units seconds/' "$res/lava.sh" >"$tmp/bad-units.sh"
+bad "lava-test-case stand-in rejects unknown units" lava "$tmp/bad-units.sh" /dev/null
 
 echo "check_results: $((checks - fails)) of $checks checks passed"
 [ $fails -eq 0 ]
