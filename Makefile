@@ -3,7 +3,9 @@
 # devpm - device power-management tests for Linux.
 #
 #   make            build build/devpm, build/libdevpm.a and build/suites/*/*
-#   make check      unit tests (ASan+UBSan), checkpatch, then every suite in QEMU
+#   make check      unit tests (ASan+UBSan), checkpatch, result formats,
+#                   fuzzing (bounded), then every suite in QEMU
+#   make fuzz       the libFuzzer harnesses, FUZZ_TIME seconds each (clang)
 #   make qemu       build the QEMU image and run every suite in it (SUITES=...)
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    PREFIX=/usr/local (kselftest-style INSTALL_PATH also works)
@@ -27,6 +29,8 @@ KTREE_STAMP	:=
 endif
 KSFT		:= $(KTREE)/tools/testing/selftests
 CHECKPATCH	:= $(KTREE)/scripts/checkpatch.pl
+# The kernel's KTAP parser (kunit.py parse): results.ktap must satisfy it.
+KUNIT		:= $(KTREE)/tools/testing/kunit
 
 PKGS		:= libpci libusb-1.0 libevdev
 PKG_CFLAGS	= $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -54,8 +58,8 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
-.PHONY: all deps check check-unit lint qemu qemu-check install clean \
-	headers
+.PHONY: all deps check check-unit check-results fuzz fuzz-cc lint qemu \
+	qemu-check install clean headers
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
@@ -72,8 +76,17 @@ $(KTREE)/.unpacked: | deps
 		--wildcards '*/tools/testing/selftests/kselftest_harness.h' \
 		'*/tools/testing/selftests/kselftest.h' \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-		'*/scripts/const_structs.checkpatch'
+		'*/scripts/const_structs.checkpatch' \
+		'*/tools/testing/kunit/*.py'
 	@touch $@
+
+ifeq ($(KSRC),)
+# A tree unpacked before kunit was part of it: add just that.
+$(KUNIT)/kunit_parser.py: | $(KTREE_STAMP)
+	@echo "  UNPACK  tools/testing/kunit from $(LINUX_SOURCE_TAR)"
+	@tar -xJf $(LINUX_SOURCE_TAR) -C $(KTREE) --strip-components=1 \
+		--wildcards '*/tools/testing/kunit/*.py'
+endif
 
 $(O)/%.o: %.c $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
@@ -120,12 +133,64 @@ check-unit: $(UNIT_BIN) $(O)/san/devpm all
 lint: $(KTREE_STAMP)
 	@sh tests/lint.sh $(CHECKPATCH)
 
+# The result files as their consumers read them: junit.xml against the
+# xunit plugin's schema, results.ktap with the kernel's kunit_parser,
+# summary.json's format; each with a broken file that must be refused.
+check-results: $(O)/devpm $(KUNIT)/kunit_parser.py
+	@sh tests/check_results.sh $(O) $(KUNIT)
+
+# libFuzzer harnesses (tests/fuzz/): the readers of JSON, KTAP, the record
+# stream and the journal, built with clang, ASan and UBSan, each run
+# FUZZ_TIME seconds from its seed corpus.  No clang is an error: make deps
+# installs it.
+FUZZ_CC		?= clang
+FUZZ_TIME	?= 11
+FUZZ_CFLAGS	= $(BASE_CFLAGS) -Wno-unknown-warning-option -O1 \
+		  -fno-omit-frame-pointer -fsanitize=address,undefined \
+		  -fno-sanitize-recover=all $(PKG_CFLAGS) -isystem $(KSFT)
+FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN	:= $(FUZZ_SRC:tests/fuzz/%.c=$(O)/fuzz/%)
+FUZZ_OBJ	:= $(LIB_SRC:%.c=$(O)/fuzz/%.o) \
+		   $(filter-out $(O)/fuzz/lib/runner/main.o,\
+		   $(RUNNER_SRC:%.c=$(O)/fuzz/%.o))
+
+# Checked on every build: a compiler gone since the probe is named too.
+fuzz-cc:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "devpm: $(FUZZ_CC) not found: 'make deps' installs clang and libclang-rt-14-dev (or pass FUZZ_CC=)" >&2; exit 2; }
+
+$(O)/fuzz/.clang: | deps fuzz-cc
+	@mkdir -p $(dir $@)
+	@echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+		$(FUZZ_CC) -fsanitize=fuzzer -x c -o $(O)/fuzz/.probe - 2>/dev/null || \
+		{ echo "devpm: $(FUZZ_CC) cannot link -fsanitize=fuzzer: apt-get install libclang-rt-14-dev ('make deps')" >&2; exit 2; }
+	@rm -f $(O)/fuzz/.probe
+	@touch $@
+
+$(O)/fuzz/%.o: %.c $(HDRS) $(KTREE_STAMP) | $(O)/fuzz/.clang fuzz-cc
+	@mkdir -p $(dir $@)
+	@echo "  CC fuzz $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(O)/fuzz/libdevpm.a: $(FUZZ_OBJ)
+	@rm -f $@ && ar rcs $@ $^
+
+$(O)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(HDRS) $(O)/fuzz/libdevpm.a \
+		| fuzz-cc
+	@echo "  LD fuzz $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilib/runner -Itests -o $@ $< \
+		$(O)/fuzz/libdevpm.a $(PKG_LIBS) -lz -lm
+
+fuzz: $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(O) $(FUZZ_TIME) $(FUZZ_BIN)
+
 # The QEMU image and its host agent (qemu/; see qemu/README).  The self-test
 # programs (qemu/selftest/) exercise the agent and the crash watchdog; they
 # only go into the image `make qemu-check` boots for that.
-AGENT_SRC	:= $(sort $(wildcard qemu/*.c))
+# The agent reads JSON with the runner's reader: one parser in the tree.
+AGENT_SRC	:= $(sort $(wildcard qemu/*.c)) lib/runner/json_read.c \
+		   lib/runner/util.c
 AGENT_OBJ	:= $(AGENT_SRC:%.c=$(O)/%.o)
-AGENT_HDRS	:= $(wildcard qemu/*.h)
+AGENT_HDRS	:= $(wildcard qemu/*.h) lib/runner/json.h lib/runner/util.h
 SAN_AGENT_LIB	:= $(filter-out $(O)/san/qemu/agent.o $(O)/san/qemu/serve.o,\
 		   $(AGENT_SRC:%.c=$(O)/san/%.o))
 SELFTEST_SRC	:= $(sort $(wildcard qemu/selftest/*.c))
@@ -138,7 +203,7 @@ $(AGENT_OBJ) $(SAN_AGENT_LIB): $(AGENT_HDRS)
 
 $(O)/devpm-qemu-agent: $(AGENT_OBJ)
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ)
+	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ) -lm
 
 $(O)/qemu/selftest/selftest/%: qemu/selftest/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
@@ -150,7 +215,7 @@ $(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(O)/san/libdevpm.a
 	@mkdir -p $(dir $@)
 	@echo "  CC san  $<"
 	@$(CC) $(SAN_CFLAGS) -Itests -Iqemu -o $@ $< $(SAN_AGENT_LIB) \
-		$(O)/san/libdevpm.a $(PKG_LIBS) -lz
+		$(O)/san/libdevpm.a $(PKG_LIBS) -lz -lm
 
 qemu: deps all $(O)/devpm-qemu-agent
 	@bash qemu/run.sh O=$(O)
@@ -158,7 +223,11 @@ qemu: deps all $(O)/devpm-qemu-agent
 qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN)
 	@bash qemu/run.sh O=$(O) --check
 
-check: check-unit lint qemu-check
+# After the QEMU runs, their own result files pass the same checks: the
+# devpm run's and the hang self-test's (a guest killed mid-case).
+check: check-unit lint check-results fuzz qemu-check
+	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
+	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 
 install: all
 	install -d $(INSTALL_PATH)/bin $(INSTALL_PATH)/lib/devpm/suites \

@@ -16,17 +16,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- json.c: just enough JSON for QMP and our own summary.json ---- */
+/* ---- json.c: lookups in one JSON text (QMP replies and events) ---- */
 
 /*
- * Value of the first "key" after p: a string (unescaped into out), or
- * for json_bool/json_int a literal.  Return 0, or -ENOENT / -EINVAL.
+ * path names a member of the top-level object, or of objects inside it
+ * with dots: "return.status".  The text is parsed whole (the runner's
+ * lib/runner/json_read.c), so text that is not JSON has no members.
+ * json_str copies a string value into out (cut to len); json_bool and
+ * json_int read a literal.  Return 0, or -ENOENT (no such member) /
+ * -EINVAL (not JSON, or another type).
  */
-int json_str(const char *p, const char *key, char *out, size_t len);
-int json_bool(const char *p, const char *key, bool *val);
-int json_int(const char *p, const char *key, long *val);
-/* Pointer just past "key": in p, or NULL. */
-const char *json_key(const char *p, const char *key);
+int json_str(const char *text, const char *path, char *out, size_t len);
+int json_bool(const char *text, const char *path, bool *val);
+int json_int(const char *text, const char *path, long *val);
+/* Has the text a member at path? */
+bool json_has(const char *text, const char *path);
 
 /* ---- request.c: one request line from the guest ---- */
 

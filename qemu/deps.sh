@@ -8,7 +8,8 @@ set -u
 
 PKGS="gcc make pkg-config libc6-dev libpci-dev libusb-1.0-0-dev libevdev-dev
 zlib1g-dev linux-source-6.1 xz-utils perl qemu-system-x86 busybox-static cpio
-kmod zstd dpkg-dev binutils e2fsprogs"
+kmod zstd dpkg-dev binutils e2fsprogs clang libclang-rt-14-dev python3
+libxml2-utils"
 
 missing=
 for p in $PKGS; do

@@ -1,109 +1,118 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * json.c - key lookups in one JSON text, enough for QMP replies and
- * events and for our own summary.json: no general parser is needed for
- * documents whose shape we know.
+ * json.c - lookups in one JSON text (QMP replies and events): the text is
+ * parsed whole by the runner's reader (lib/runner/json_read.c), so a key is
+ * found only where the path says, never inside a string or another object.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "agent.h"
+#include "runner/json.h"
 
-const char *json_key(const char *p, const char *key)
+/* The value at a dotted path ("return.status") of text's top object. */
+static const struct rn_json *lookup(const struct rn_json *j,
+				    const char *path)
 {
-	size_t n = strlen(key);
-	const char *q;
+	char part[128];
+	const char *dot;
+	size_t n;
 
-	for (q = p; (q = strchr(q, '"')); q++) {
-		if (strncmp(q + 1, key, n) || q[n + 1] != '"')
-			continue;
-		/* A key, not a string value that happens to match. */
-		q += n + 2;
-		while (isspace((unsigned char)*q))
-			q++;
-		if (*q != ':')
-			continue;
-		q++;
-		while (isspace((unsigned char)*q))
-			q++;
-		return q;
+	while (j && *path) {
+		dot = strchr(path, '.');
+		n = dot ? (size_t)(dot - path) : strlen(path);
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		j = rn_json_get(j, part);
+		path += n + !!dot;
 	}
-	return NULL;
+	return j;
 }
 
-int json_str(const char *p, const char *key, char *out, size_t len)
+/* Parse text and find path: 0, -ENOENT, or -EINVAL (not JSON). */
+static int find(const char *text, const char *path, struct rn_json **doc,
+		const struct rn_json **v)
 {
-	const char *q = json_key(p, key);
-	size_t o = 0;
-
-	if (!q)
-		return -ENOENT;
-	if (*q != '"')
+	*doc = rn_json_parse(text, NULL, 0);
+	if (!*doc)
 		return -EINVAL;
-	for (q++; *q && *q != '"'; q++) {
-		char c = *q;
+	*v = lookup(*doc, path);
+	if (!*v) {
+		rn_json_free(*doc);
+		return -ENOENT;
+	}
+	return 0;
+}
 
-		if (c == '\\') {
-			q++;
-			switch (*q) {
-			case 'n':
-				c = '\n';
-				break;
-			case 't':
-				c = '\t';
-				break;
-			case 'r':
-				c = '\r';
-				break;
-			case 'u':
-				/* Our texts are ASCII: keep a marker. */
-				c = '?';
-				if (strlen(q) >= 5)
-					q += 4;
-				break;
-			case '\0':
-				return -EINVAL;
-			default:
-				c = *q;
-			}
+bool json_has(const char *text, const char *path)
+{
+	const struct rn_json *v;
+	struct rn_json *doc;
+
+	if (find(text, path, &doc, &v))
+		return false;
+	rn_json_free(doc);
+	return true;
+}
+
+int json_str(const char *text, const char *path, char *out, size_t len)
+{
+	const struct rn_json *v;
+	struct rn_json *doc;
+	int r = find(text, path, &doc, &v);
+
+	if (r)
+		return r;
+	if (v->type != RN_J_STR) {
+		r = -EINVAL;
+	} else if (len) {
+		/* Cut at a whole UTF-8 character. */
+		size_t n = strlen(v->str);
+
+		if (n >= len) {
+			n = len - 1;
+			while (n && ((unsigned char)v->str[n] & 0xc0) == 0x80)
+				n--;
 		}
-		if (o + 1 < len)
-			out[o++] = c;
+		memcpy(out, v->str, n);
+		out[n] = '\0';
 	}
-	if (*q != '"')
-		return -EINVAL;
-	if (len)
-		out[o] = '\0';
-	return 0;
+	rn_json_free(doc);
+	return r;
 }
 
-int json_bool(const char *p, const char *key, bool *val)
+int json_bool(const char *text, const char *path, bool *val)
 {
-	const char *q = json_key(p, key);
+	const struct rn_json *v;
+	struct rn_json *doc;
+	int r = find(text, path, &doc, &v);
 
-	if (!q)
-		return -ENOENT;
-	if (!strncmp(q, "true", 4))
-		*val = true;
-	else if (!strncmp(q, "false", 5))
-		*val = false;
+	if (r)
+		return r;
+	if (v->type == RN_J_BOOL)
+		*val = v->b;
 	else
-		return -EINVAL;
-	return 0;
+		r = -EINVAL;
+	rn_json_free(doc);
+	return r;
 }
 
-int json_int(const char *p, const char *key, long *val)
+int json_int(const char *text, const char *path, long *val)
 {
-	const char *q = json_key(p, key);
-	char *end;
+	const struct rn_json *v;
+	struct rn_json *doc;
+	int r = find(text, path, &doc, &v);
 
-	if (!q)
-		return -ENOENT;
-	errno = 0;
-	*val = strtol(q, &end, 10);
-	if (end == q || errno)
-		return -EINVAL;
-	return 0;
+	if (r)
+		return r;
+	if (v->type == RN_J_NUM && v->num == floor(v->num) &&
+	    fabs(v->num) < 9e15)
+		*val = (long)v->num;
+	else
+		r = -EINVAL;
+	rn_json_free(doc);
+	return r;
 }

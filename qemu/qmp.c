@@ -64,7 +64,7 @@ static int take_line(struct qmp *q, char *line, size_t len)
 
 static bool is_event(const char *line)
 {
-	return json_key(line, "event") && json_key(line, "timestamp");
+	return json_has(line, "event") && json_has(line, "timestamp");
 }
 
 int qmp_pump(struct qmp *q)
@@ -94,8 +94,8 @@ static int reply_line(struct qmp *q, char *out, size_t len, int timeout_ms)
 					q->on_event(q->ctx, line);
 				continue;
 			}
-			if (json_key(line, "return") || json_key(line, "error") ||
-			    json_key(line, "QMP")) {
+			if (json_has(line, "return") || json_has(line, "error") ||
+			    json_has(line, "QMP")) {
 				snprintf(out, len, "%s", line);
 				return 0;
 			}
@@ -129,8 +129,8 @@ int qmp_cmd(struct qmp *q, const char *cmd, char *reply, size_t len,
 	r = reply_line(q, buf, sizeof(buf), timeout_ms);
 	if (r < 0)
 		return r;
-	if (json_key(buf, "error")) {
-		if (json_str(buf, "desc", reply, len))
+	if (json_has(buf, "error")) {
+		if (json_str(buf, "error.desc", reply, len))
 			snprintf(reply, len, "%s", buf);
 		return -EIO;
 	}
@@ -149,7 +149,7 @@ int qmp_open(struct qmp *q, int fd, int timeout_ms)
 	r = reply_line(q, buf, sizeof(buf), timeout_ms);
 	if (r < 0)
 		return r;
-	if (!json_key(buf, "QMP"))
+	if (!json_has(buf, "QMP"))
 		return -EPROTO;
 	return qmp_cmd(q, "{\"execute\":\"qmp_capabilities\"}", buf,
 		       sizeof(buf), timeout_ms);

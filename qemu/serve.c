@@ -58,7 +58,7 @@ static int guest_status(struct agent *a, char *st, size_t len)
 
 	if (r)
 		return r;
-	return json_str(reply, "status", st, len);
+	return json_str(reply, "return.status", st, len);
 }
 
 /*

@@ -4,77 +4,26 @@
  * result, then one line per failure, from the run's summary.json.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
+#include "runner/json.h"
+#include "runner/util.h"
 
 #define MAX_SUITES 32
 #define MAX_FAIL_LINES 20
 
-enum { R_PASS, R_FAIL, R_SKIP, R_XFAIL, R_N };
+enum { R_PASS, R_FAIL, R_SKIP, R_XFAIL, R_NOT_RUN, R_N };
 
 static const char *const result_names[R_N] = { "pass", "fail", "skip",
-					       "xfail" };
+					       "xfail", "not_run" };
 
 struct suite_count {
 	char name[64];
 	int n[R_N];
 };
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap + 65536);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
-/* The ']' (or the '\0') that closes the array opened at p. */
-static char *array_end(char *p)
-{
-	bool str = false;
-	int depth = 0;
-
-	for (; *p; p++) {
-		if (str) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				str = false;
-		} else if (*p == '"') {
-			str = true;
-		} else if (*p == '[' || *p == '{') {
-			depth++;
-		} else if ((*p == ']' || *p == '}') && !--depth) {
-			return p;
-		}
-	}
-	return p;
-}
 
 static struct suite_count *suite_of(struct suite_count *s, int *ns,
 				    const char *name)
@@ -94,65 +43,56 @@ static struct suite_count *suite_of(struct suite_count *s, int *ns,
 int summary_print(const char *path, FILE *out)
 {
 	struct suite_count suites[MAX_SUITES], all = { .name = "all" };
-	char suite[64], prog[128], cas[128], res[16], reason[512];
-	char *text, *p, *next, saved = 0;
+	const struct rn_json *cases, *c;
+	const char *suite, *res, *reason;
+	struct rn_json *doc;
 	int ns = 0, fails = 0, r, i;
+	size_t k;
+	char *text;
 
-	text = slurp(path);
+	text = rn_read_file(path, NULL);
 	if (!text)
 		return -errno;
-	/* Only the "cases" array: "totals" and "programs" have such keys. */
-	p = (char *)json_key(text, "cases");
-	if (p && *p == '[')
-		*array_end(p) = '\0';
-	else
-		p = NULL;
-	while (p && (p = strstr(p, "\"suite\""))) {
+	doc = rn_json_parse(text, NULL, 0);
+	free(text);
+	if (!doc)
+		return -EINVAL;
+	cases = rn_json_get(doc, "cases");
+	for (k = 0; cases && cases->type == RN_J_ARR && k < cases->n; k++) {
 		struct suite_count *s;
 
-		/* One case: up to the next case's "suite" key. */
-		next = strstr(p + 7, "\"suite\"");
-		if (next) {
-			saved = *next;
-			*next = '\0';
-		}
-		if (json_str(p, "suite", suite, sizeof(suite)) ||
-		    json_str(p, "result", res, sizeof(res)))
-			goto skip;
-		if (json_str(p, "program", prog, sizeof(prog)))
-			strcpy(prog, "?");
-		if (json_str(p, "case", cas, sizeof(cas)))
-			strcpy(cas, "?");
-		if (json_str(p, "reason", reason, sizeof(reason)))
-			reason[0] = '\0';
+		c = cases->items[k];
+		suite = rn_json_str(c, "suite");
+		res = rn_json_str(c, "result");
+		if (!suite || !res)
+			continue;
 		for (r = 0; r < R_N; r++)
 			if (!strcmp(res, result_names[r]))
 				break;
 		s = suite_of(suites, &ns, suite);
 		if (r == R_N || !s)
-			goto skip;
+			continue;
 		s->n[r]++;
 		all.n[r]++;
+		reason = rn_json_str(c, "reason");
 		if (r == R_FAIL && fails++ < MAX_FAIL_LINES)
-			fprintf(out, "  FAIL %s/%s/%s: %s\n", suite, prog, cas,
-				reason[0] ? reason : "(no reason)");
-skip:
-		if (next)
-			*next = saved;
-		p = next;
+			fprintf(out, "  FAIL %s/%s/%s: %s\n", suite,
+				rn_json_str(c, "program") ?: "?",
+				rn_json_str(c, "case") ?: "?",
+				reason && reason[0] ? reason : "(no reason)");
 	}
 	if (fails > MAX_FAIL_LINES)
 		fprintf(out, "  ... and %d more failures\n",
 			fails - MAX_FAIL_LINES);
-	fprintf(out, "  %-12s %5s %5s %5s %5s\n", "suite", "pass", "fail",
-		"skip", "xfail");
+	fprintf(out, "  %-12s %5s %5s %5s %5s %7s\n", "suite", "pass", "fail",
+		"skip", "xfail", "not_run");
 	for (i = 0; i <= ns; i++) {
 		struct suite_count *s = i < ns ? &suites[i] : &all;
 
-		fprintf(out, "  %-12s %5d %5d %5d %5d\n", s->name,
+		fprintf(out, "  %-12s %5d %5d %5d %5d %7d\n", s->name,
 			s->n[R_PASS], s->n[R_FAIL], s->n[R_SKIP],
-			s->n[R_XFAIL]);
+			s->n[R_XFAIL], s->n[R_NOT_RUN]);
 	}
-	free(text);
+	rn_json_free(doc);
 	return fails;
 }

@@ -6,6 +6,9 @@
 #include "kselftest_harness.h"
 #include "test_runner.h"
 
+#include <sys/resource.h>
+#include <sys/time.h>
+
 /*
  * A summary.json with one case per entry "suite/program/case result" and
  * metric "name=value" lists.
@@ -166,6 +169,116 @@ TEST(bad_input)
 			   (long)strlen(o->err)));
 	unit_rm_rf(tmp);
 	free(o);
+}
+
+TEST(refuses_fifo_and_device)
+{
+	/*
+	 * Issue #12 finding 8: a FIFO in place of summary.json blocked
+	 * compare for ever.  Now one line, exit 2, at once; the harness's
+	 * 30 s case timeout fails the test if it blocks again.
+	 */
+	static const char *const dev[] = { "compare", "old", "/dev/null",
+		NULL };
+	static const char *const fifo[] = { "compare", "old", "pipe", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX], path[PATH_MAX];
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	put_run(tmp, "old", base);
+	ASSERT_EQ(0, unit_mkdir(tmp, "new"));
+	snprintf(path, sizeof(path), "%s/new/summary.json", tmp);
+	ASSERT_EQ(0, mkfifo(path, 0600));
+	compare(o, tmp);
+	EXPECT_EQ(2, o->code) TH_LOG("%s%s", o->out, o->err);
+	ASSERT_HAS(o->err, "new/summary.json is not a regular file");
+	EXPECT_EQ(strlen(o->err), (size_t)(strchr(o->err, '\n') - o->err + 1));
+	snprintf(path, sizeof(path), "%s/pipe", tmp);
+	ASSERT_EQ(0, mkfifo(path, 0600));
+	tr_devpm(o, tmp, NULL, fifo);
+	EXPECT_EQ(2, o->code);
+	ASSERT_HAS(o->err, "pipe is not a regular file");
+	tr_devpm(o, tmp, NULL, dev);
+	EXPECT_EQ(2, o->code);
+	ASSERT_HAS(o->err, "/dev/null is not a regular file");
+	/* Control: the same directory with a regular summary compares. */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/new/summary.json", tmp);
+	unlink(path);
+	put_run(tmp, "new", base);
+	compare(o, tmp);
+	EXPECT_EQ(0, o->code) TH_LOG("%s%s", o->out, o->err);
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+/* A summary of n cases, each with one metric; every 1000th one slower. */
+static void put_big(const char *tmp, const char *dir, int n, double slow)
+{
+	struct rn_buf b = { 0 };
+	char rel[64];
+	int i;
+
+	rn_buf_add(&b, "{\"cases\": [");
+	for (i = 0; i < n; i++)
+		rn_buf_printf(&b, "%s{\"suite\": \"pci\", \"program\": \"p%d\", \"case\": \"c%d\", \"result\": \"pass\", \"reason\": \"\", \"metrics\": [{\"device\": \"0000:00:%02x.0\", \"name\": \"suspend_us\", \"value\": %g}], \"devices\": []}\n",
+			      i ? "," : "", i % 50, i, i % 32,
+			      i % 1000 ? 5000 : 5000 * slow);
+	rn_buf_add(&b, "]}\n");
+	snprintf(rel, sizeof(rel), "%s/summary.json", dir);
+	if (unit_put(tmp, rel, b.s))
+		abort();
+	rn_buf_free(&b);
+}
+
+/* CPU seconds the optimised build/devpm spends comparing old and new. */
+static double cpu_compare(const char *tmp, int *code)
+{
+	struct rusage ru;
+	char bin[PATH_MAX];
+	pid_t pid;
+	int st = 0;
+
+	snprintf(bin, sizeof(bin), "%s/devpm", tr_build());
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || chdir(tmp))
+			_exit(126);
+		dup2(null, 1);
+		execl(bin, bin, "compare", "old", "new", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid)
+		return -1;
+	*code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+TEST(linear_in_cases)
+{
+	/*
+	 * Issue #12 finding 8: 60,000 cases took 359 s (each new case
+	 * searched the whole old list).  The bound is CPU time of the
+	 * optimised binary, so a loaded host does not fail it; the
+	 * quadratic version needs over 100 times this bound.
+	 */
+	char tmp[PATH_MAX];
+	double cpu;
+	int code = -1;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	put_big(tmp, "old", 60000, 1);
+	put_big(tmp, "new", 60000, 1.3);
+	cpu = cpu_compare(tmp, &code);
+	/* 60 SLOWER lines: the comparison was made, not skipped. */
+	EXPECT_EQ(1, code);
+	EXPECT_GE(cpu, 0);
+	EXPECT_LE(cpu, 1.0) TH_LOG("compare of 60,000 cases took %.2f s CPU",
+				   cpu);
+	unit_rm_rf(tmp);
 }
 
 TEST_HARNESS_MAIN

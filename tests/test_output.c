@@ -67,11 +67,13 @@ TEST(junit_well_formed_and_counted)
 
 	why = xml_check(x, &c, &f, &s);
 	EXPECT_EQ(NULL, why) TH_LOG("%s", x);
-	/* idle, busy, needs (program-level), k */
-	EXPECT_EQ(4, c);
+	/* idle, busy, later (not run), needs (program-level), k */
+	EXPECT_EQ(5, c);
 	EXPECT_EQ(1, f);
 	EXPECT_EQ(2, s);
-	ASSERT_HAS(x, "tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\"");
+	ASSERT_HAS(x, "<testsuites name=\"devpm\" tests=\"5\" failures=\"1\" errors=\"1\" time=");
+	ASSERT_HAS(x, "name=\"pci/rt\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\"");
+	ASSERT_HAS(x, "name=\"later\" time=\"0.000\">\n      <error message=\"not run: the program ended (exit:1) before this case\" type=\"not_run\"/>");
 	ASSERT_HAS(x, "classname=\"devpm.pci.rt\" name=\"busy\"");
 	ASSERT_HAS(x, "usage &lt;1&gt; &amp; &quot;held&quot; ??");
 	ASSERT_HAS(x, "<skipped message=\"XFAIL hub keeps usage\"/>");
@@ -95,7 +97,12 @@ TEST(ktap_reads_back)
 	EXPECT_EQ(RN_FAIL, pci->result);
 	rt = rn_ktap_kid(pci, "rt");
 	ASSERT_NE(NULL, rt);
-	ASSERT_EQ(2, rt->nkids);
+	ASSERT_EQ(3, rt->nkids);
+	c = rn_ktap_kid(rt, "later");
+	ASSERT_NE(NULL, c);
+	EXPECT_EQ(RN_NOT_RUN, c->result);
+	EXPECT_STREQ("not run: the program ended (exit:1) before this case",
+		     c->reason);
 	c = rn_ktap_kid(rt, "idle");
 	ASSERT_NE(NULL, c);
 	EXPECT_EQ(RN_PASS, c->result);
@@ -164,9 +171,14 @@ TEST(summary_json_reads_back)
 	EXPECT_EQ(1, (int)v);
 	ASSERT_TRUE(rn_json_num(t, "xfail", &v));
 	EXPECT_EQ(1, (int)v);
+	ASSERT_TRUE(rn_json_num(t, "not_run", &v));
+	EXPECT_EQ(1, (int)v);
+	EXPECT_STREQ("devpm-summary", rn_json_str(j, "format"));
+	ASSERT_TRUE(rn_json_num(j, "format_version", &v));
+	EXPECT_EQ(2, (int)v);
 	cases = rn_json_get(j, "cases");
 	ASSERT_NE(NULL, cases);
-	ASSERT_EQ(4, cases->n);
+	ASSERT_EQ(5, cases->n);
 	c = cases->items[0];
 	EXPECT_STREQ("pci", rn_json_str(c, "suite"));
 	EXPECT_STREQ("rt", rn_json_str(c, "program"));
@@ -176,6 +188,7 @@ TEST(summary_json_reads_back)
 	m = rn_json_get(c, "metrics");
 	ASSERT_EQ(1, m->n);
 	EXPECT_STREQ("suspend_us", rn_json_str(m->items[0], "name"));
+	EXPECT_STREQ("us", rn_json_str(m->items[0], "units"));
 	ASSERT_TRUE(rn_json_num(m->items[0], "value", &v));
 	EXPECT_EQ(9005, (int)(v * 10 + 0.5));
 	c = cases->items[1];
@@ -184,12 +197,15 @@ TEST(summary_json_reads_back)
 		     rn_json_str(c, "reason"));
 	EXPECT_STREQ("fail", rn_json_str(rn_json_get(c, "devices")->items[0],
 					 "result"));
-	/* A program's own result is a case entry with case "". */
 	c = cases->items[2];
+	EXPECT_STREQ("later", rn_json_str(c, "case"));
+	EXPECT_STREQ("not_run", rn_json_str(c, "result"));
+	/* A program's own result is a case entry with case "". */
+	c = cases->items[3];
 	EXPECT_STREQ("needs", rn_json_str(c, "program"));
 	EXPECT_STREQ("", rn_json_str(c, "case"));
 	EXPECT_STREQ("skip", rn_json_str(c, "result"));
-	EXPECT_STREQ("xfail", rn_json_str(cases->items[3], "result"));
+	EXPECT_STREQ("xfail", rn_json_str(cases->items[4], "result"));
 	rn_json_free(j);
 	free(text);
 
@@ -216,11 +232,44 @@ TEST(json_reader_rejects_bad)
 	EXPECT_EQ(NULL, rn_json_parse("\"abc", err, sizeof(err)));
 	EXPECT_EQ(NULL, rn_json_parse("{} x", err, sizeof(err)));
 	EXPECT_EQ(NULL, rn_json_parse("\"\\u0000\"", err, sizeof(err)));
+	/* RFC 8259 numbers only: strtod() alone took these. */
+	EXPECT_EQ(NULL, rn_json_parse("-inf", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("0x10", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("1.", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("-", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("1e", err, sizeof(err)));
+	EXPECT_EQ(NULL, rn_json_parse("01", err, sizeof(err)));
 	j = rn_json_parse("{\"s\": \"\\u00e9\\ud83d\\ude00\\n\", \"n\": -1.5e3}",
 			  err, sizeof(err));
 	ASSERT_NE(NULL, j) TH_LOG("%s", err);
 	EXPECT_STREQ("\xc3\xa9\xf0\x9f\x98\x80\n", rn_json_str(j, "s"));
 	rn_json_free(j);
+}
+
+TEST(json_trailing_backslash)
+{
+	/*
+	 * Issue #12 finding 6 (fuzzer input 22 5c): a string that ends in a
+	 * backslash made the reader step over the NUL (ASan:
+	 * heap-buffer-overflow in ws()).  Exactly sized heap copies let ASan
+	 * see such a read.
+	 */
+	static const char *const bad[] = { "\"\\", "[\"\\", "{\"\\",
+		"\"\\u12", "\"\\ud800\\", NULL };
+	char err[128], *t;
+	int i;
+
+	for (i = 0; bad[i]; i++) {
+		t = rn_xstrdup(bad[i]);
+		EXPECT_EQ(NULL, rn_json_parse(t, err, sizeof(err)))
+			TH_LOG("%s", bad[i]);
+		free(t);
+	}
+	/* Control: an escaped backslash is a string. */
+	t = rn_xstrdup("\"\\\\\"");
+	rn_json_free(rn_json_parse(t, err, sizeof(err)));
+	EXPECT_STREQ("", err);
+	free(t);
 }
 
 TEST(clean_text)
@@ -245,6 +294,229 @@ TEST(dmesg_log_marks_cases)
 	ASSERT_HAS(d, "# devpm: (between programs)\n[    0.000005] before anything\n");
 	ASSERT_HAS(d, "# devpm: s/p/a\n[    0.000012] during a\n");
 	free(d);
+	rn_run_free(r);
+}
+
+TEST(ktap_program_killed_before_first_case)
+{
+	/*
+	 * Issue #12 finding 7: a program killed before its first case left
+	 * its notes indented under no subtest, and the runner's own reader
+	 * rejected results.ktap ("expected 'KTAP version 1'").
+	 */
+	struct rn_run *r = tr_stream(
+		"DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		"PROG 10 s/early 5\nCASE a\nCASE b\n"
+		"NOTE killed 1 process(es) the program left running\n"
+		"END 20 s/early 0 signal:9\n"
+		"PROG 30 s/bare 5\nNOTE restored 1 knob(s)\n"
+		"END 40 s/bare 0 signal:9\nDONE 50 1\n", true, NULL);
+	const struct rn_ktap *p;
+	char err[256], *text = rn_out_ktap(r);
+	struct rn_ktap *k;
+
+	k = rn_ktap_parse(text, err, sizeof(err));
+	ASSERT_NE(NULL, k) TH_LOG("%s\n%s", err, text);
+	p = rn_ktap_kid(rn_ktap_kid(k, "s"), "early");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(RN_FAIL, p->result);
+	ASSERT_EQ(2, p->nkids);
+	EXPECT_EQ(RN_NOT_RUN, p->kids[0].result);
+	EXPECT_EQ(RN_NOT_RUN, p->kids[1].result);
+	p = rn_ktap_kid(rn_ktap_kid(k, "s"), "bare");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(0, p->nkids);
+	ASSERT_HAS(text, "# restored 1 knob(s)\n    # program killed by signal 9 (SIGKILL) outside any case\n    not ok 2 bare\n");
+	rn_ktap_free(k);
+	free(text);
+	rn_run_free(r);
+	/* Negative control: the old shape, a note indented under no subtest. */
+	EXPECT_EQ(NULL, rn_ktap_parse("KTAP version 1\n1..1\n    # note\nnot ok 1 p\n",
+				      err, sizeof(err)));
+	ASSERT_HAS(err, "expected 'KTAP version 1'");
+}
+
+/*
+ * The names of every result line of a KTAP text ("ok N name # ..."), one
+ * per line, in order.
+ */
+static char *ktap_names(const char *text)
+{
+	struct rn_buf b = { 0 };
+	const char *l, *p, *end;
+
+	rn_buf_add(&b, "");
+	for (l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		p = l + strspn(l, " ");
+		if (rn_starts(p, "not "))
+			p += 4;
+		if (!rn_starts(p, "ok "))
+			continue;
+		p += 3 + strspn(p + 3, "0123456789");
+		p += *p == ' ';
+		end = p + strcspn(p, "\n");
+		if (strstr(p, " # ") && strstr(p, " # ") < end)
+			end = strstr(p, " # ");
+		rn_buf_addn(&b, p, end - p);
+		rn_buf_add(&b, "\n");
+	}
+	return b.s;
+}
+
+/*
+ * The first result line whose text after " # " is no directive (a
+ * comment, where a value would hide), or NULL.
+ */
+static char *ktap_non_directive(const char *text)
+{
+	static const char *const dirs[] = { "SKIP", "ERROR", "TODO", "XFAIL",
+		"TIMEOUT" };
+	const char *l, *p, *h, *end;
+	size_t i;
+
+	for (l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		p = l + strspn(l, " ");
+		end = p + strcspn(p, "\n");
+		if (!rn_starts(p, "ok ") && !rn_starts(p, "not ok "))
+			continue;
+		h = strstr(p, " # ");
+		if (!h || h > end)
+			continue;
+		for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+			if (rn_starts(h + 3, dirs[i]))
+				break;
+		if (i == sizeof(dirs) / sizeof(dirs[0]))
+			return rn_xstrndup(p, end - p);
+	}
+	return NULL;
+}
+
+static char *one_run(const char *us, const char *ms, const char *usage)
+{
+	char *text = rn_xasprintf(
+		"DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		"PROG 10 pci/rt 5\nCASE idle\nCASE busy\nCASE gone\n"
+		"OUT 11 TAP version 13\nOUT 12 1..3\n"
+		"OUT 13 #  RUN           pci.idle ...\n"
+		"OUT 14     ok 1 0000:00:01.0 # suspended after %s us\n"
+		"OUT 15 # METRIC 0000:00:01.0 suspend_us=%s\n"
+		"OUT 16 ok 1 pci.idle\n"
+		"OUT 17 #  RUN           pci.busy ...\n"
+		"OUT 18     not ok 1 0000:00:02.0 # still active after %s ms: usage %s\n"
+		"OUT 19 # METRIC - autosuspend_error_ms=%s\n"
+		"OUT 20 not ok 2 pci.busy\n"
+		"END 30 pci/rt 1 timeout\nDONE 40 1\n", us, us, ms, usage, ms);
+	struct rn_run *r = tr_stream(text, true, NULL);
+	char *k = rn_out_ktap(r);
+
+	free(text);
+	rn_run_free(r);
+	return k;
+}
+
+TEST(ktap_names_hold_no_measured_values)
+{
+	/*
+	 * Two runs that measured different values give the same result
+	 * names, and no name holds a value: values go on "# " lines.
+	 */
+	char *a = one_run("912", "1200", "2"), *b = one_run("4711", "1375", "3");
+	char *na = ktap_names(a), *nb = ktap_names(b);
+	static const char *const values[] = { "912", "1200", "4711", "1375",
+		"usage", " ms", " us", "=" };
+	size_t i;
+
+	EXPECT_STREQ(na, nb) TH_LOG("%s\n---\n%s", a, b);
+	ASSERT_HAS(na, "0000:00:01.0\n");
+	ASSERT_HAS(na, "gone\n");
+	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		ASSERT_HASNT(na, values[i]);
+	free(na);
+	free(nb);
+	/* After a name, only a directive: no comment to hide a value in. */
+	na = ktap_non_directive(a);
+	EXPECT_EQ(NULL, na) TH_LOG("%s", na);
+	free(na);
+	/* The values are in the file, on "# " lines. */
+	ASSERT_HAS(a, "    # still active after 1200 ms: usage 2\n");
+	ASSERT_HAS(a, "# METRIC 0000:00:01.0 suspend_us=912\n");
+	/* Negative control: the check sees a value put after a name. */
+	na = ktap_names("KTAP version 1\n1..1\nok 1 dev suspend_us=912 # x\n");
+	EXPECT_NE(NULL, strstr(na, "912"));
+	free(na);
+	na = ktap_non_directive("    ok 1 0000:00:01.0 # suspended after 912 us\n");
+	EXPECT_NE(NULL, na);
+	free(na);
+	free(a);
+	free(b);
+}
+
+TEST(junit_crash_is_error)
+{
+	/* The guest died in b: an <error>, and c (never run) one too. */
+	struct rn_run *r = tr_stream(
+		"DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		"PROG 10 s/p 5\nCASE a\nCASE b\nCASE c\n"
+		"OUT 11 #  RUN           f.a ...\nOUT 12 ok 1 f.a\n"
+		"OUT 13 #  RUN           f.b ...\n", true, "Kernel panic");
+	char *x = rn_out_junit(r);
+	int c, f, s;
+
+	EXPECT_EQ(NULL, xml_check(x, &c, &f, &s)) TH_LOG("%s", x);
+	EXPECT_EQ(3, c);
+	/* Neither is a <failure>: the tests said neither pass nor fail. */
+	EXPECT_EQ(0, f);
+	ASSERT_HAS(x, "tests=\"3\" failures=\"0\" errors=\"2\"");
+	ASSERT_HAS(x, "<error message=\"guest crashed during this case: Kernel panic\" type=\"crash\">");
+	ASSERT_HAS(x, "<error message=\"not run: the program ended (crash) before this case\" type=\"not_run\"/>");
+	free(x);
+	rn_run_free(r);
+	/* Control: a failure the test reported stays a <failure>. */
+	r = tr_stream("DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		      "PROG 10 s/p 5\nCASE a\n"
+		      "OUT 11 #  RUN           f.a ...\nOUT 12 not ok 1 f.a\n"
+		      "END 13 s/p 0 exit:1\nDONE 14 1\n", true, NULL);
+	x = rn_out_junit(r);
+	ASSERT_HAS(x, "<failure message=\"failed\" type=\"fail\">");
+	ASSERT_HASNT(x, "<error");
+	free(x);
+	rn_run_free(r);
+}
+
+TEST(lava_measurements)
+{
+	struct rn_run *r = tr_stream(stream, true, NULL);
+	char *l = rn_out_lava(r), *a, *b;
+
+	ASSERT_HAS(l, "#!/bin/sh\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle --result pass\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle.0000_00_01.0.suspend_us --result pass --measurement 900.5 --units us\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.busy --result fail\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.later --result unknown\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.needs --result skip\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.usb.known.k --result skip\n");
+	free(l);
+	rn_run_free(r);
+	/* Units from the name: _ms is ms, a count has none. */
+	r = tr_stream("DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
+		      "PROG 10 s/p 5\nOUT 11 #  RUN           f.a ...\n"
+		      "OUT 12 # METRIC - autosuspend_error_ms=3\n"
+		      "OUT 13 # METRIC 1-1 wakeups=7\n"
+		      "OUT 14 ok 1 f.a\nEND 20 s/p 0 exit:0\nDONE 30 0\n",
+		      true, NULL);
+	l = rn_out_lava(r);
+	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.autosuspend_error_ms --result pass --measurement 3 --units ms\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.1-1.wakeups --result pass --measurement 7\n");
+	a = strstr(l, "wakeups");
+	b = a ? strchr(a, '\n') : NULL;
+	ASSERT_NE(NULL, b);
+	/* Control: no --units on the unitless line. */
+	EXPECT_EQ(NULL, memmem(a, b - a, "--units", 7));
+	EXPECT_STREQ("ms", rn_metric_units("x_ms"));
+	EXPECT_STREQ("us", rn_metric_units("x_us"));
+	EXPECT_STREQ("none", rn_metric_units("us"));
+	EXPECT_STREQ("none", rn_metric_units("x_usec"));
+	free(l);
 	rn_run_free(r);
 }
 

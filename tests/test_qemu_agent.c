@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -22,22 +23,67 @@ TEST(json_lookups)
 	bool b = true;
 	long n = 0;
 
-	ASSERT_EQ(0, json_str(j, "status", s, sizeof(s)));
+	ASSERT_EQ(0, json_str(j, "return.status", s, sizeof(s)));
 	ASSERT_STREQ("sus\"p", s);
-	ASSERT_EQ(0, json_bool(j, "running", &b));
+	ASSERT_EQ(0, json_bool(j, "return.running", &b));
 	ASSERT_FALSE(b);
-	ASSERT_EQ(0, json_int(j, "n", &n));
+	ASSERT_EQ(0, json_int(j, "return.n", &n));
 	ASSERT_EQ(-12, n);
+	ASSERT_TRUE(json_has(j, "return"));
 	/* A string value equal to a key name is not that key. */
 	ASSERT_EQ(0, json_str("{\"a\": \"id\", \"id\": \"x\"}", "id", s,
 			      sizeof(s)));
 	ASSERT_STREQ("x", s);
 	ASSERT_EQ(-ENOENT, json_str(j, "missing", s, sizeof(s)));
-	ASSERT_EQ(-EINVAL, json_str(j, "running", s, sizeof(s)));
-	ASSERT_EQ(-EINVAL, json_bool(j, "status", &b));
+	ASSERT_EQ(-EINVAL, json_str(j, "return.running", s, sizeof(s)));
+	ASSERT_EQ(-EINVAL, json_bool(j, "return.status", &b));
 	/* Truncated to the buffer, still terminated. */
 	ASSERT_EQ(0, json_str("{\"k\": \"abcdef\"}", "k", s, 4));
 	ASSERT_STREQ("abc", s);
+}
+
+TEST(json_lookups_respect_nesting)
+{
+	/*
+	 * The old strstr scan found "status" inside "return" when asked for
+	 * the top level, and a key inside a string value; the parser does
+	 * not.  The nested lookup is the negative control.
+	 */
+	const char *j = "{\"return\": {\"status\": \"running\"},"
+			" \"note\": \"\\\"status\\\": \\\"fake\\\"\"}";
+	char s[32];
+
+	EXPECT_EQ(-ENOENT, json_str(j, "status", s, sizeof(s)));
+	EXPECT_FALSE(json_has(j, "status"));
+	ASSERT_EQ(0, json_str(j, "return.status", s, sizeof(s)));
+	EXPECT_STREQ("running", s);
+	/* Not JSON at all: no member, however it looks. */
+	EXPECT_EQ(-EINVAL, json_str("{\"event\": \"X\"", "event", s,
+				    sizeof(s)));
+	EXPECT_FALSE(json_has("\"event\": 1", "event"));
+}
+
+TEST(json_key_without_colon_at_end)
+{
+	/*
+	 * Issue #12 finding 6 (fuzzer input 6b 00 22 6b 22): key "k", text
+	 * "\"k\"".  The scan stepped over the NUL after a matched key
+	 * with no ':' (ASan: heap-buffer-overflow).  The copy on the heap,
+	 * exactly sized, makes ASan see any read past its end.
+	 */
+	char *text = strdup("\"k\""), s[8];
+	bool b;
+	long n;
+
+	ASSERT_NE(NULL, text);
+	EXPECT_FALSE(json_has(text, "k"));
+	EXPECT_NE(0, json_str(text, "k", s, sizeof(s)));
+	EXPECT_NE(0, json_bool(text, "k", &b));
+	EXPECT_NE(0, json_int(text, "k", &n));
+	free(text);
+	/* Control: the same key with its colon is found. */
+	EXPECT_EQ(0, json_int("{\"k\": 5}", "k", &n));
+	EXPECT_EQ(5, n);
 }
 
 TEST(request_parse_good)
@@ -266,7 +312,8 @@ static const char summary_json[] =
 	"   \"devices\": [{\"name\": \"1-1\", \"result\": \"fail\", \"reason\": \"dev\"}]},\n"
 	"  {\"suite\": \"usb\", \"program\": \"hid\", \"case\": \"b\", \"result\": \"fail\", \"reason\": \"1-1: still active [x]\"},\n"
 	"  {\"suite\": \"pci\", \"program\": \"rt\", \"case\": \"c\", \"result\": \"skip\", \"reason\": \"no dev\"},\n"
-	"  {\"suite\": \"pci\", \"program\": \"rt\", \"case\": \"d\", \"result\": \"xfail\", \"reason\": \"XFAIL x\"}\n"
+	"  {\"suite\": \"pci\", \"program\": \"rt\", \"case\": \"d\", \"result\": \"xfail\", \"reason\": \"XFAIL x\"},\n"
+	"  {\"suite\": \"pci\", \"program\": \"rt\", \"case\": \"e\", \"result\": \"not_run\", \"reason\": \"not run\"}\n"
 	" ],\n \"programs\": [{\"suite\": \"usb\", \"program\": \"hid\", \"result\": \"fail\"}]\n}\n";
 
 TEST(summary_table)
@@ -288,14 +335,17 @@ TEST(summary_table)
 	EXPECT_NE(NULL, strstr(out, "  FAIL usb/hid/b: 1-1: still active [x]\n"))
 		TH_LOG("%s", out);
 	/* Device results and the programs list are not cases. */
-	EXPECT_NE(NULL, strstr(out, "  usb              1     1     0     0\n"))
+	EXPECT_NE(NULL, strstr(out, "  usb              1     1     0     0       0\n"))
 		TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "  pci              0     0     1     1\n"))
+	EXPECT_NE(NULL, strstr(out, "  pci              0     0     1     1       1\n"))
 		TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "  all              1     1     1     1\n"))
+	EXPECT_NE(NULL, strstr(out, "  all              1     1     1     1       1\n"))
 		TH_LOG("%s", out);
 	/* No summary: an error, not an empty table. */
 	EXPECT_EQ(-ENOENT, summary_print("/nonexistent/summary.json", stderr));
+	/* Nor a file cut short: the parser refuses it whole. */
+	ASSERT_EQ(0, unit_put(dir, "summary.json", "{\"cases\": [{\"suite\": \"a\""));
+	EXPECT_EQ(-EINVAL, summary_print(path, stderr));
 	unit_rm_rf(dir);
 }
 

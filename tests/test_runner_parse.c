@@ -180,12 +180,16 @@ TEST(timeout_fails_running_case_only)
 	rn_parse_line(&p, 3, "ok 1 f.done");
 	rn_parse_line(&p, 4, "#  RUN           f.stuck ...");
 	rn_parse_end(&p, 7000004, "timeout", NULL);
-	ASSERT_EQ(2, p.ncases);
+	ASSERT_EQ(3, p.ncases);
 	EXPECT_EQ(RN_PASS, p.cases[0].result);
 	EXPECT_EQ(RN_FAIL, p.cases[1].result);
 	EXPECT_STREQ("timeout after 7 s", p.cases[1].reason);
 	EXPECT_EQ(7000, rn_case_ms(&p.cases[1]));
-	/* Later cases are not run and not counted. */
+	/* Later cases keep their place in the plan, not run. */
+	EXPECT_STREQ("later", p.cases[2].name);
+	EXPECT_EQ(RN_NOT_RUN, p.cases[2].result);
+	EXPECT_STREQ("not run: the program ended (timeout) before this case",
+		     p.cases[2].reason);
 	ASSERT_EQ(1, p.nnotes);
 	EXPECT_STREQ("not run: later", p.notes[0]);
 	EXPECT_EQ(RN_NONE, p.result);

@@ -158,7 +158,7 @@ TEST(run_fake_suites)
 	n = node(k, "fake", "hang", "stuck");
 	EXPECT_EQ(RN_FAIL, n->result);
 	EXPECT_STREQ("timeout after 2 s", n->reason);
-	EXPECT_EQ(NULL, node(k, "fake", "hang", "later"));
+	EXPECT_EQ(RN_NOT_RUN, node(k, "fake", "hang", "later")->result);
 	ASSERT_HAS(buf, "# not run: later");
 	EXPECT_EQ(RN_PASS, node(k, "fake", "crash", "fine")->result);
 	n = node(k, "fake", "crash", "boom");
@@ -182,11 +182,11 @@ TEST(run_fake_suites)
 	ASSERT_EQ(0, unit_get(e.tmp, "res/latest/junit.xml", buf, 1 << 20));
 	EXPECT_EQ(NULL, xml_check(buf, &x, &f, &s));
 	/*
-	 * pass 2, fail 2, needs 1, hang 1, crash 2, knob 1, kernel 3 (+1
-	 * for a kernel problem outside its cases)
+	 * pass 2, fail 2, needs 1, hang 2 (later not run), crash 2, knob 1,
+	 * kernel 3 (+1 for a kernel problem outside its cases)
 	 */
-	EXPECT_GE(x, 12);
-	EXPECT_LE(x, 13);
+	EXPECT_GE(x, 13);
+	EXPECT_LE(x, 14);
 	EXPECT_EQ(2, s);
 	ASSERT_HAS(buf, "classname=\"devpm.fake.hang\" name=\"stuck\"");
 
@@ -210,6 +210,9 @@ TEST(run_fake_suites)
 	c = json_case(cases, "hang", "stuck");
 	ASSERT_NE(NULL, c);
 	EXPECT_STREQ("fail", rn_json_str(c, "result"));
+	c = json_case(cases, "hang", "later");
+	ASSERT_NE(NULL, c);
+	EXPECT_STREQ("not_run", rn_json_str(c, "result"));
 	rn_json_free(j);
 
 	ASSERT_EQ(0, unit_get(e.tmp, "res/latest/env.json", buf, 1 << 20));

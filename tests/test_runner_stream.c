@@ -6,6 +6,7 @@
 #include "kselftest_harness.h"
 #include "test_runner.h"
 #include "json.h"
+#include "output.h"
 
 static const char head[] =
 	"DEVPM-STREAM 1\n"
@@ -41,12 +42,14 @@ TEST(truncated_stream_crash_case)
 	EXPECT_TRUE(r->incomplete);
 	EXPECT_FALSE(r->done);
 	EXPECT_EQ(RN_PASS, r->progs[0].cases[0].result);
-	ASSERT_EQ(2, r->progs[1].ncases);
+	ASSERT_EQ(3, r->progs[1].ncases);
 	EXPECT_EQ(RN_PASS, r->progs[1].cases[0].result);
 	EXPECT_EQ(RN_FAIL, r->progs[1].cases[1].result);
 	EXPECT_STREQ("guest crashed during this case: Kernel panic - not syncing: Fatal exception",
 		     r->progs[1].cases[1].reason);
-	/* d never started: not run, not counted. */
+	/* d never started: not run, but it keeps its place in the plan. */
+	EXPECT_STREQ("d", r->progs[1].cases[2].name);
+	EXPECT_EQ(RN_NOT_RUN, r->progs[1].cases[2].result);
 	ASSERT_EQ(1, r->progs[1].nnotes);
 	EXPECT_STREQ("not run: d", r->progs[1].notes[0]);
 	EXPECT_EQ(1, rn_exit_code(r));
@@ -186,9 +189,11 @@ TEST(collect_command)
 	ASSERT_NE(NULL, j) TH_LOG("%s", err);
 	EXPECT_TRUE(rn_json_get(j, "incomplete")->b);
 	c = rn_json_get(j, "cases");
-	ASSERT_EQ(3, c->n);
+	ASSERT_EQ(4, c->n);
 	EXPECT_STREQ("c", rn_json_str(c->items[2], "case"));
 	EXPECT_STREQ("fail", rn_json_str(c->items[2], "result"));
+	EXPECT_STREQ("d", rn_json_str(c->items[3], "case"));
+	EXPECT_STREQ("not_run", rn_json_str(c->items[3], "result"));
 	rn_json_free(j);
 	ASSERT_EQ(0, unit_get(tmp, "res/latest/env.json", buf, sizeof(buf)));
 	j = rn_json_parse(buf, err, sizeof(err));
@@ -219,6 +224,37 @@ TEST(collect_command)
 	ASSERT_HAS(o->err, "KEY=VALUE");
 	unit_rm_rf(tmp);
 	free(o);
+}
+
+TEST(control_characters_never_reach_results)
+{
+	/*
+	 * Found by tests/fuzz/fuzz_stream.c: a program name, an END status
+	 * or a crash line with control characters went into junit.xml as
+	 * they were (XML 1.0 allows none).  Each is cleaned like program
+	 * output; the END still matches its PROG.
+	 */
+	struct rn_run *r = feed2(head,
+		"PROG 2000 s\x01/p 60\nCASE a\x02\n"
+		"END 2400 s\x01/p 0 \xff\x16speed\n"
+		"PROG 3000 s/q 60\nOUT 3100 #  RUN           f.b ...\n",
+		true, "panic \x1b[0m");
+	char *x = rn_out_junit(r);
+	size_t i;
+
+	ASSERT_EQ(2, r->nprogs);
+	EXPECT_STREQ("s?", r->progs[0].suite);
+	EXPECT_TRUE(r->progs[0].ended);
+	EXPECT_STREQ("??speed", r->progs[0].status);
+	EXPECT_STREQ("a?", r->progs[0].cases[0].name);
+	EXPECT_STREQ("guest crashed during this case: panic ?[0m",
+		     r->progs[1].cases[0].reason);
+	for (i = 0; x[i]; i++)
+		if ((unsigned char)x[i] < 0x20 && x[i] != '\n')
+			break;
+	EXPECT_EQ(strlen(x), i) TH_LOG("control character in:\n%s", x);
+	free(x);
+	rn_run_free(r);
 }
 
 TEST_HARNESS_MAIN

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * json.h - a minimal JSON reader, enough for devpm's own summary.json
- * (compare, and the unit tests reading results back).
+ * json.h - a small strict JSON reader (RFC 8259): devpm's own summary.json
+ * (compare, the unit tests reading results back) and, in the QEMU host
+ * agent, QMP replies and events (qemu/json.c).  The one parser in the
+ * tree; tests/fuzz/fuzz_json.c fuzzes it.
  */
 #ifndef DEVPM_RUNNER_JSON_H
 #define DEVPM_RUNNER_JSON_H
@@ -18,6 +20,7 @@ struct rn_json {
 	double num;
 	char *str;
 	size_t n;		/* items of an array or object */
+	size_t cap;		/* room in items (and keys) */
 	char **keys;		/* object keys */
 	struct rn_json **items;
 };

@@ -34,31 +34,27 @@ static void ws(struct jp *p)
 		p->s++;
 }
 
-static void put_utf8(struct rn_buf *b, unsigned long c)
+/* Append code point c as UTF-8 at *o. */
+static void put_utf8(char **o, unsigned long c)
 {
-	char u[4];
-	size_t n;
+	char *u = *o;
 
 	if (c < 0x80) {
-		u[0] = c;
-		n = 1;
+		*u++ = c;
 	} else if (c < 0x800) {
-		u[0] = 0xc0 | (c >> 6);
-		u[1] = 0x80 | (c & 0x3f);
-		n = 2;
+		*u++ = 0xc0 | (c >> 6);
+		*u++ = 0x80 | (c & 0x3f);
 	} else if (c < 0x10000) {
-		u[0] = 0xe0 | (c >> 12);
-		u[1] = 0x80 | ((c >> 6) & 0x3f);
-		u[2] = 0x80 | (c & 0x3f);
-		n = 3;
+		*u++ = 0xe0 | (c >> 12);
+		*u++ = 0x80 | ((c >> 6) & 0x3f);
+		*u++ = 0x80 | (c & 0x3f);
 	} else {
-		u[0] = 0xf0 | (c >> 18);
-		u[1] = 0x80 | ((c >> 12) & 0x3f);
-		u[2] = 0x80 | ((c >> 6) & 0x3f);
-		u[3] = 0x80 | (c & 0x3f);
-		n = 4;
+		*u++ = 0xf0 | (c >> 18);
+		*u++ = 0x80 | ((c >> 12) & 0x3f);
+		*u++ = 0x80 | ((c >> 6) & 0x3f);
+		*u++ = 0x80 | (c & 0x3f);
 	}
-	rn_buf_addn(b, u, n);
+	*o = u;
 }
 
 static bool hex4(struct jp *p, unsigned long *c)
@@ -76,30 +72,50 @@ static bool hex4(struct jp *p, unsigned long *c)
 	return true;
 }
 
+/*
+ * The raw length of the string at s (after its opening quote) up to the
+ * closing quote: a bound of what it decodes to (an escape is never
+ * shorter in the text than its UTF-8).  Stops at the NUL of an
+ * unterminated string, never past it.
+ */
+static size_t raw_len(const char *s)
+{
+	const char *q = s;
+
+	while (*q && *q != '"')
+		q += q[0] == '\\' && q[1] ? 2 : 1;
+	return q - s;
+}
+
 static char *parse_string(struct jp *p)
 {
 	static const char esc_from[] = "\"\\/bfnrt";
 	static const char esc_to[] = "\"\\/\b\f\n\r\t";
-	struct rn_buf b = { 0 };
 	unsigned long c, lo;
 	const char *e;
+	char *str, *o;
 
 	p->s++;		/* opening quote */
-	rn_buf_add(&b, "");
+	/* Sized once: a buffer per string that grows would cost far more. */
+	str = rn_xmalloc(raw_len(p->s) + 1);
+	o = str;
 	while (*p->s != '"') {
 		if (!*p->s || (unsigned char)*p->s < 0x20) {
 			fail(p, "unterminated string");
-			rn_buf_free(&b);
+			free(str);
 			return NULL;
 		}
 		if (*p->s != '\\') {
-			rn_buf_addn(&b, p->s++, 1);
+			*o++ = *p->s++;
 			continue;
 		}
 		p->s++;
-		e = *p->s ? strchr(esc_from, *p->s) : NULL;
+		/* A backslash at the very end: do not step over the NUL. */
+		if (!*p->s)
+			goto bad;
+		e = strchr(esc_from, *p->s);
 		if (e) {
-			rn_buf_addn(&b, &esc_to[e - esc_from], 1);
+			*o++ = esc_to[e - esc_from];
 			p->s++;
 			continue;
 		}
@@ -117,13 +133,14 @@ static char *parse_string(struct jp *p)
 		}
 		if (!c)
 			goto bad;
-		put_utf8(&b, c);
+		put_utf8(&o, c);
 	}
+	*o = '\0';
 	p->s++;
-	return b.s;
+	return str;
 bad:
 	fail(p, "bad escape in string");
-	rn_buf_free(&b);
+	free(str);
 	return NULL;
 }
 
@@ -135,13 +152,18 @@ static struct rn_json *node(enum rn_jtype t)
 	return j;
 }
 
+/* Items grow by doubling: a long array must not cost n² copies. */
 static void push(struct rn_json *j, char *key, struct rn_json *item)
 {
-	j->items = rn_xrealloc(j->items, (j->n + 1) * sizeof(*j->items));
-	if (j->type == RN_J_OBJ) {
-		j->keys = rn_xrealloc(j->keys, (j->n + 1) * sizeof(*j->keys));
-		j->keys[j->n] = key;
+	if (j->n == j->cap) {
+		j->cap = j->cap ? j->cap * 2 : 4;
+		j->items = rn_xrealloc(j->items, j->cap * sizeof(*j->items));
+		if (j->type == RN_J_OBJ)
+			j->keys = rn_xrealloc(j->keys,
+					      j->cap * sizeof(*j->keys));
 	}
+	if (j->type == RN_J_OBJ)
+		j->keys[j->n] = key;
 	j->items[j->n++] = item;
 }
 
@@ -197,6 +219,44 @@ static struct rn_json *container(struct jp *p, int depth, bool obj)
 	}
 }
 
+static const char *digits(const char *s)
+{
+	while (isdigit((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* End of a JSON number (RFC 8259 section 6) at s, or NULL. */
+static char *number_end(const char *s)
+{
+	const char *d;
+
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (isdigit((unsigned char)*s))
+		s = digits(s);
+	else
+		return NULL;
+	if (*s == '.') {
+		d = digits(s + 1);
+		if (d == s + 1)
+			return NULL;
+		s = d;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		d = digits(s);
+		if (d == s)
+			return NULL;
+		s = d;
+	}
+	return (char *)s;
+}
+
 static struct rn_json *value(struct jp *p, int depth)
 {
 	struct rn_json *j;
@@ -222,9 +282,13 @@ static struct rn_json *value(struct jp *p, int depth)
 	}
 	if (*p->s == '-' || isdigit((unsigned char)*p->s)) {
 		j = node(RN_J_NUM);
-		j->num = strtod(p->s, &end);
-		if (end == p->s)
+		end = number_end(p->s);
+		if (!end) {
 			fail(p, "bad number");
+			return j;
+		}
+		/* The grammar is checked: strtod() reads no "inf" or hex. */
+		j->num = strtod(p->s, NULL);
 		p->s = end;
 		return j;
 	}

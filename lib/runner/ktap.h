@@ -2,7 +2,8 @@
 /*
  * ktap.h - a strict reader of KTAP v1 as devpm writes it (results.ktap):
  * every block has "KTAP version 1" and a plan, results are numbered from 1
- * and as many as planned, subtests are indented by 4 spaces.  Used to read
+ * and as many as planned, subtests are indented by 4 spaces, "# " lines
+ * may stand anywhere in a block.  Used to read
  * results back in the unit tests and to check what we write.
  */
 #ifndef DEVPM_RUNNER_KTAP_H
@@ -13,7 +14,8 @@
 
 struct rn_ktap {
 	char *name;
-	enum rn_result result;	/* "# SKIP XFAIL ..." reads as RN_XFAIL */
+	/* "# SKIP XFAIL" reads as RN_XFAIL, "not ok # ERROR" as RN_NOT_RUN */
+	enum rn_result result;
 	/* directive text, or the "# " line before a "not ok" */
 	char *reason;
 	struct rn_ktap *kids;

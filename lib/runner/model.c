@@ -95,6 +95,8 @@ const char *rn_result_name(enum rn_result res)
 		return "skip";
 	case RN_XFAIL:
 		return "xfail";
+	case RN_NOT_RUN:
+		return "not_run";
 	default:
 		return "none";
 	}
@@ -114,6 +116,9 @@ static void count(struct rn_totals *t, enum rn_result res)
 		break;
 	case RN_XFAIL:
 		t->xfail++;
+		break;
+	case RN_NOT_RUN:
+		t->not_run++;
 		break;
 	default:
 		break;

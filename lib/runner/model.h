@@ -19,6 +19,7 @@ enum rn_result {
 	RN_FAIL,
 	RN_SKIP,
 	RN_XFAIL,	/* a skip whose reason starts with "XFAIL " */
+	RN_NOT_RUN,	/* listed, but the program ended before it started */
 };
 
 struct rn_metric {
@@ -113,7 +114,7 @@ struct rn_run {
 };
 
 struct rn_totals {
-	unsigned int pass, fail, skip, xfail;
+	unsigned int pass, fail, skip, xfail, not_run;
 };
 
 struct rn_run *rn_run_new(void);
@@ -129,7 +130,10 @@ enum rn_result rn_prog_result(const struct rn_prog *p);
 /* Result of a suite's programs (by name) in the run. */
 enum rn_result rn_suite_result(const struct rn_run *r, const char *suite);
 
-/* Count cases; a program-level result counts as one case. */
+/*
+ * Count cases; a program-level result counts as one case.  Cases not run
+ * count apart (not_run): they neither pass nor fail a program.
+ */
 void rn_totals(const struct rn_run *r, struct rn_totals *t);
 void rn_prog_totals(const struct rn_prog *p, struct rn_totals *t);
 

@@ -17,6 +17,11 @@ char *rn_out_junit(const struct rn_run *r);
 char *rn_out_summary(const struct rn_run *r);
 char *rn_out_env(const struct rn_run *r);
 char *rn_out_dmesg(const struct rn_run *r);
+/* lava.sh: a lava-test-case line per case and per metric (LAVA's helper). */
+char *rn_out_lava(const struct rn_run *r);
+
+/* Units of a metric from its name: "_us" us, "_ms" ms, else "none". */
+const char *rn_metric_units(const char *name);
 
 /* Append s as a JSON string literal / XML-escaped text. */
 void rn_json_escape(struct rn_buf *b, const char *s);

@@ -4,7 +4,12 @@
  * duration_ms, reason, metrics, devices) and env.json (the ENV records).
  * A result that belongs to a program rather than to one of its cases
  * (needs unmet, crash outside a case) is a case entry with "case": "".
+ *
+ * "format_version" counts changes a consumer must know of: 2 added
+ * "units" to every metric, the result "not_run" (a listed case that a
+ * crash, timeout or kill left unrun) and totals.not_run.
  */
+#define SUMMARY_FORMAT_VERSION 2
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +59,17 @@ static void num(struct rn_buf *b, double v)
 		rn_buf_add(b, "null");
 }
 
+const char *rn_metric_units(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 3 && !strcmp(name + n - 3, "_us"))
+		return "us";
+	if (n > 3 && !strcmp(name + n - 3, "_ms"))
+		return "ms";
+	return "none";
+}
+
 static void entry(struct rn_buf *b, const struct rn_prog *p,
 		  const struct rn_case *c, bool comma)
 {
@@ -72,6 +88,7 @@ static void entry(struct rn_buf *b, const struct rn_prog *p,
 		rn_buf_add(b, i ? ", {" : "{");
 		kstr(b, "device", c->metrics[i].device, true);
 		kstr(b, "name", c->metrics[i].name, true);
+		kstr(b, "units", rn_metric_units(c->metrics[i].name), true);
 		key(b, "value");
 		num(b, c->metrics[i].value);
 		rn_buf_add(b, "}");
@@ -118,6 +135,9 @@ char *rn_out_summary(const struct rn_run *r)
 	for (i = 0; i < r->nprogs; i++)
 		n += r->progs[i].ncases + (r->progs[i].result != RN_NONE);
 	rn_buf_add(&b, "{\n  ");
+	kstr(&b, "format", "devpm-summary", true);
+	rn_buf_printf(&b, "\"format_version\": %d,\n  ",
+		      SUMMARY_FORMAT_VERSION);
 	kstr(&b, "devpm_version", DEVPM_VERSION, true);
 	kstr(&b, "run_id", r->run_id, true);
 	kstr(&b, "started", r->started, false);
@@ -125,8 +145,8 @@ char *rn_out_summary(const struct rn_run *r)
 		      r->end_us > r->start_us ?
 		      (long long)(r->end_us - r->start_us) / 1000 : 0,
 		      rn_exit_code(r), r->incomplete ? "true" : "false");
-	rn_buf_printf(&b, "  \"totals\": {\"pass\": %u, \"fail\": %u, \"skip\": %u, \"xfail\": %u},\n",
-		      t.pass, t.fail, t.skip, t.xfail);
+	rn_buf_printf(&b, "  \"totals\": {\"pass\": %u, \"fail\": %u, \"skip\": %u, \"xfail\": %u, \"not_run\": %u},\n",
+		      t.pass, t.fail, t.skip, t.xfail, t.not_run);
 	rn_buf_add(&b, "  \"cases\": [\n");
 	for (i = 0; i < r->nprogs; i++) {
 		p = &r->progs[i];

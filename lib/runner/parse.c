@@ -476,13 +476,46 @@ static void exit_status(struct rn_prog *p, int code)
 	}
 }
 
+/*
+ * The listed cases that never started keep their place in the plan: each
+ * becomes a case "not run" (after a crash, a timeout, a kill), so that
+ * every consumer counts what was planned.  A program that skipped as a
+ * whole ran none of them on purpose.  The note says the same in one line.
+ */
+static void not_run(struct rn_prog *p, uint64_t ts_us)
+{
+	struct rn_buf b = { 0 };
+	size_t i, n = p->ncases;
+	struct rn_case *c;
+
+	if (p->result == RN_SKIP)
+		return;
+	for (i = 0; i < p->nlisted; i++) {
+		if (rn_case_listed_ran(p, p->listed[i]))
+			continue;
+		rn_grow(&p->cases, &p->ccases, p->ncases, sizeof(*p->cases));
+		c = &p->cases[p->ncases++];
+		memset(c, 0, sizeof(*c));
+		c->name = rn_xstrdup(p->listed[i]);
+		c->full = rn_xstrdup(p->listed[i]);
+		c->result = RN_NOT_RUN;
+		c->reason = rn_xasprintf("not run: the program ended (%s) before this case",
+					 p->status);
+		c->start_us = c->end_us = ts_us;
+		rn_buf_printf(&b, "%s %s", b.len ? "" : "not run:",
+			      p->listed[i]);
+	}
+	if (p->ncases > n)
+		rn_strv_push(&p->notes, &p->nnotes, b.s);
+	rn_buf_free(&b);
+}
+
 void rn_parse_end(struct rn_prog *p, uint64_t ts_us, const char *status,
 		  const char *crash)
 {
 	struct rn_case *c = rn_prog_open_case(p);
 	char *why = NULL;
 	int n = 0;
-	size_t i;
 
 	p->end_us = ts_us;
 	p->ended = status != NULL;
@@ -525,17 +558,5 @@ void rn_parse_end(struct rn_prog *p, uint64_t ts_us, const char *status,
 	} else if (p->kernel) {
 		prog_fail(p, rn_xstrdup(p->kernel));
 	}
-	for (i = 0; i < p->nlisted; i++)
-		if (!rn_case_listed_ran(p, p->listed[i]))
-			break;
-	if (i < p->nlisted && p->result != RN_SKIP) {
-		struct rn_buf b = { 0 };
-
-		rn_buf_add(&b, "not run:");
-		for (; i < p->nlisted; i++)
-			if (!rn_case_listed_ran(p, p->listed[i]))
-				rn_buf_printf(&b, " %s", p->listed[i]);
-		rn_strv_push(&p->notes, &p->nnotes, b.s);
-		rn_buf_free(&b);
-	}
+	not_run(p, ts_us);
 }

@@ -256,6 +256,7 @@ int rn_results_write(const struct rn_run *r, const char *output,
 	ret |= put(dirfd, dir, "summary.json", rn_out_summary(r));
 	ret |= put(dirfd, dir, "env.json", rn_out_env(r));
 	ret |= put(dirfd, dir, "dmesg.log", rn_out_dmesg(r));
+	ret |= put(dirfd, dir, "lava.sh", rn_out_lava(r));
 	ret |= point_latest(output, dir);
 	return ret ? -EIO : 0;
 }
@@ -264,9 +265,12 @@ void rn_totals_line(const struct rn_run *r, char *buf, size_t len)
 {
 	struct rn_totals t;
 	uint64_t us = r->end_us > r->start_us ? r->end_us - r->start_us : 0;
+	char notrun[32] = "";
 
 	rn_totals(r, &t);
-	snprintf(buf, len, "%u pass, %u fail, %u skip, %u xfail in %.1f s%s",
-		 t.pass, t.fail, t.skip, t.xfail, us / 1e6,
+	if (t.not_run)
+		snprintf(notrun, sizeof(notrun), ", %u not run", t.not_run);
+	snprintf(buf, len, "%u pass, %u fail, %u skip, %u xfail%s in %.1f s%s",
+		 t.pass, t.fail, t.skip, t.xfail, notrun, us / 1e6,
 		 r->incomplete ? " (incomplete run)" : "");
 }

@@ -53,6 +53,19 @@ static int bad(struct rn_run *r, const char *rec)
 	return -1;
 }
 
+/*
+ * A name as every result file can hold it: what rn_clean_text()
+ * makes of it (a control character or bad UTF-8 becomes '?'), in place.
+ */
+static void clean_name(char *name)
+{
+	char *c = rn_clean_text(name);
+
+	/* Cleaning never lengthens: one '?' per byte at most. */
+	snprintf(name, strlen(name) + 1, "%s", c);
+	free(c);
+}
+
 static int rec_run(struct rn_run *r, const char *s)
 {
 	char id[64], started[64];
@@ -60,6 +73,8 @@ static int rec_run(struct rn_run *r, const char *s)
 
 	if (sscanf(s, "%63s %63s %llu", id, started, &ts) != 3)
 		return -1;
+	clean_name(id);
+	clean_name(started);
 	free(r->run_id);
 	r->run_id = rn_xstrdup(id);
 	free(r->started);
@@ -78,6 +93,7 @@ static int rec_prog(struct rn_run *r, const char *s)
 	s = ts_field(s, &ts);
 	if (!s || sscanf(s, "%511s %d", name, &timeout) != 2)
 		return -1;
+	clean_name(name);
 	slash = strchr(name, '/');
 	if (!slash || slash == name || !slash[1] || strchr(slash + 1, '/'))
 		return -1;
@@ -96,7 +112,7 @@ static int rec_prog(struct rn_run *r, const char *s)
 static int rec_end(struct rn_run *r, const char *s)
 {
 	struct rn_prog *p = cur_prog(r);
-	char name[512], want[512];
+	char name[512], want[512], *status;
 	long long ms;
 	uint64_t ts;
 	int n = 0;
@@ -104,10 +120,13 @@ static int rec_end(struct rn_run *r, const char *s)
 	s = ts_field(s, &ts);
 	if (!p || !s || sscanf(s, "%511s %lld %n", name, &ms, &n) != 2 || !n)
 		return -1;
+	clean_name(name);
 	snprintf(want, sizeof(want), "%s/%s", p->suite, p->name);
 	if (strcmp(name, want) || !s[n])
 		return -1;
-	rn_parse_end(p, ts, s + n, NULL);
+	status = rn_clean_text(s + n);
+	rn_parse_end(p, ts, status, NULL);
+	free(status);
 	r->cur = -1;
 	r->last_us = ts;
 	return 0;
@@ -274,7 +293,11 @@ int rn_stream_feed(struct rn_run *r, const char *rec)
 	else if (rn_starts(rec, "END "))
 		ret = rec_end(r, rec + 4);
 	else if (rn_starts(rec, "CASE ") && p && rec[5]) {
-		rn_strv_push(&p->listed, &p->nlisted, rec + 5);
+		/* A case that never runs is named in the results as listed. */
+		char *t = rn_clean_text(rec + 5);
+
+		rn_strv_push(&p->listed, &p->nlisted, t);
+		free(t);
 		ret = 0;
 	} else if (rn_starts(rec, "NOTE ") && p) {
 		char *t = rn_clean_text(rec + 5);
@@ -291,12 +314,15 @@ int rn_stream_feed(struct rn_run *r, const char *rec)
 	return ret ? bad(r, rec) : 0;
 }
 
-void rn_stream_finish(struct rn_run *r, const char *crash)
+void rn_stream_finish(struct rn_run *r, const char *crash_line)
 {
 	struct rn_prog *p = cur_prog(r);
+	char *crash;
 
 	if (r->done)
 		return;
+	/* A console line: as unclean as any the guest printed. */
+	crash = crash_line ? rn_clean_text(crash_line) : NULL;
 	r->incomplete = true;
 	if (p) {
 		rn_parse_end(p, r->last_us, NULL, crash);
@@ -307,6 +333,7 @@ void rn_stream_finish(struct rn_run *r, const char *crash)
 					 crash) :
 			    rn_xstrdup("run incomplete: the stream ended without DONE"));
 	}
+	free(crash);
 	r->end_us = r->last_us;
 }
 

@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check_results.sh - the result files of a run, as their consumers read
+# them: junit.xml against the JUnit schema of the Jenkins xunit plugin
+# (tests/junit/junit-10.xsd, with xmllint), results.ktap with the kernel's
+# kunit_parser (tests/kunit_check.py) and summary.json's format (python3).
+# The run is tests/results/crash.stream collected by devpm: a failure, a
+# skip, an expected failure, a program killed before its first case, a
+# timeout and a guest crash, each with cases left unrun.  Each check has a
+# negative control: a broken file must be rejected.  lava.sh is run with a
+# stand-in lava-test-case that checks each call's arguments.
+#
+# With RUN_DIR (a real run, e.g. results/latest after `make qemu`), its
+# files are checked the same way, without the fixture's counts.
+#
+#   sh tests/check_results.sh BUILD_DIR KUNIT_DIR [RUN_DIR]
+#
+# Exit 0 when all holds, 1 on a failed check, 2 when a tool is missing.
+
+usage() {
+	echo "usage: sh tests/check_results.sh BUILD_DIR KUNIT_DIR [RUN_DIR]" >&2
+	exit 2
+}
+
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
+build=$1
+kunit=$2
+run=${3:-}
+for t in xmllint python3; do
+	command -v $t >/dev/null 2>&1 || { echo "check_results: $t not found: run 'make deps' (qemu/deps.sh installs libxml2-utils and python3)" >&2; exit 2; }
+done
+[ -x "$build/devpm" ] || { echo "check_results: $build/devpm missing: run make" >&2; exit 2; }
+[ -r "$kunit/kunit_parser.py" ] || { echo "check_results: $kunit/kunit_parser.py missing: run 'make headers' (it unpacks tools/testing/kunit)" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/devpm-results.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+xsd=tests/junit/junit-10.xsd
+fails=0
+checks=0
+
+# ok NAME CMD...: the command must succeed.  bad NAME CMD...: must fail.
+ok() {
+	name=$1
+	shift
+	checks=$((checks + 1))
+	if "$@" >"$tmp/out" 2>&1; then
+		echo "ok   $name"
+	else
+		cat "$tmp/out"
+		echo "FAIL $name"
+		fails=$((fails + 1))
+	fi
+}
+bad() {
+	name=$1
+	shift
+	checks=$((checks + 1))
+	if "$@" >"$tmp/out" 2>&1; then
+		cat "$tmp/out"
+		echo "FAIL $name (a broken file was accepted)"
+		fails=$((fails + 1))
+	else
+		echo "ok   $name (rejected: $(tail -n 1 "$tmp/out" | cut -c1-100))"
+	fi
+}
+
+# A stand-in for LAVA's lava-test-case: the arguments devpm's lava.sh may
+# pass, each checked; every call is logged.
+cat >"$tmp/lava-test-case" <<'EOS'
+#!/bin/sh
+name=$1
+shift
+case $name in
+''|*[!A-Za-z0-9._-]*) echo "lava-test-case: bad name '$name'" >&2; exit 1 ;;
+esac
+[ "$1" = --result ] || { echo "lava-test-case: $name: no --result" >&2; exit 1; }
+case $2 in
+pass|fail|skip|unknown) ;;
+*) echo "lava-test-case: $name: result '$2'" >&2; exit 1 ;;
+esac
+shift 2
+if [ $# -gt 0 ]; then
+	[ "$1" = --measurement ] && [ -n "$2" ] || { echo "lava-test-case: $name: '$*'" >&2; exit 1; }
+	awk -v v="$2" 'BEGIN { exit !(v ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) }' ||
+		{ echo "lava-test-case: $name: measurement '$2'" >&2; exit 1; }
+	shift 2
+	if [ $# -gt 0 ]; then
+		[ "$1" = --units ] && { [ "$2" = us ] || [ "$2" = ms ]; } && [ $# -eq 2 ] ||
+			{ echo "lava-test-case: $name: units '$*'" >&2; exit 1; }
+	fi
+fi
+echo "$name" >>"${LAVA_LOG:-/dev/null}"
+EOS
+chmod +x "$tmp/lava-test-case"
+lava() { # lava.sh LOG
+	PATH="$tmp:$PATH" LAVA_LOG=$2 sh "$1"
+}
+
+if [ -n "$run" ]; then
+	[ -r "$run/results.ktap" ] || { echo "check_results: $run/results.ktap missing: give a run directory" >&2; exit 2; }
+	ok "$run/junit.xml valid against $xsd" xmllint --noout --schema $xsd "$run/junit.xml"
+	ok "$run/results.ktap read whole by kunit_parser" python3 tests/kunit_check.py \
+		"$kunit" "$run/results.ktap"
+	ok "$run/summary.json format" python3 tests/summary_check.py "$run/summary.json"
+	ok "$run/lava.sh calls lava-test-case right" lava "$run/lava.sh" "$tmp/run-lava.log"
+	echo "check_results: $run: $((checks - fails)) of $checks checks passed"
+	[ $fails -eq 0 ]
+	exit
+fi
+
+"$build/devpm" collect tests/results/crash.stream --output "$tmp/res" \
+	--crash "Kernel panic - not syncing: Fatal exception" >"$tmp/collect" 2>&1
+rc=$?
+if [ $rc -ne 1 ]; then
+	cat "$tmp/collect"
+	echo "FAIL devpm collect tests/results/crash.stream: exit $rc, expected 1"
+	exit 1
+fi
+res=$tmp/res/latest
+
+# junit.xml
+ok "junit.xml valid against $xsd" xmllint --noout --schema $xsd "$res/junit.xml"
+ok "junit.xml: the crash and the unrun cases are errors" \
+	grep -q '<testsuites name="devpm" tests="13" failures="3" errors="5"' "$res/junit.xml"
+sed 's/<testsuites name="devpm"/<testsuites name="devpm" skipped="3"/' \
+	"$res/junit.xml" >"$tmp/skipped.xml"
+bad "schema rejects <testsuites skipped>" xmllint --noout --schema $xsd "$tmp/skipped.xml"
+sed 's/<\/testcase>/<bogus\/><\/testcase>/' "$res/junit.xml" >"$tmp/bogus.xml"
+bad "schema rejects an unknown element" xmllint --noout --schema $xsd "$tmp/bogus.xml"
+
+# results.ktap: 13 leaves; the 4 not run count as failed, nothing crashed.
+ok "kunit_parser reads results.ktap whole" python3 tests/kunit_check.py \
+	"$kunit" "$res/results.ktap" passed=3 failed=7 skipped=3 crashed=0
+# kunit.py parse itself (it exits 1 when any test failed): its count line.
+ok "kunit.py parse counts all 13 planned results" sh -c \
+	'python3 "$0/kunit.py" parse "$1" | grep -q "Ran 13 tests: passed: 3, failed: 7, skipped: 3\$"' \
+	"$kunit" "$res/results.ktap"
+# The header comment between version and plan: the plan is lost.
+awk 'NR == 2 { plan = $0; next } NR == 3 { print; print plan; next } { print }' \
+	"$res/results.ktap" >"$tmp/header.ktap"
+bad "kunit_check rejects the header before the plan" python3 tests/kunit_check.py \
+	"$kunit" "$tmp/header.ktap"
+# The last suite cut off (a writer that stopped early).
+sed '/^    # Subtest: i2c/,$d' "$res/results.ktap" | sed '$d' >"$tmp/cut.ktap"
+bad "kunit_check rejects a missing planned result" python3 tests/kunit_check.py \
+	"$kunit" "$tmp/cut.ktap"
+bad "kunit_check rejects wrong counts" python3 tests/kunit_check.py \
+	"$kunit" "$res/results.ktap" passed=3 failed=3 skipped=3
+
+# summary.json
+ok "summary.json: format version, units, not_run" python3 tests/summary_check.py \
+	"$res/summary.json" not_run=4
+sed 's/"units": "us", //' "$res/summary.json" >"$tmp/nounits.json"
+bad "summary_check rejects a metric without units" python3 tests/summary_check.py \
+	"$tmp/nounits.json" not_run=4
+sed 's/"format_version": 2,//' "$res/summary.json" >"$tmp/nover.json"
+bad "summary_check rejects no format version" python3 tests/summary_check.py \
+	"$tmp/nover.json" not_run=4
+
+# lava.sh: 13 results (as in junit.xml) and 2 measurements.
+ok "lava.sh calls lava-test-case right" lava "$res/lava.sh" "$tmp/lava.log"
+ok "lava.sh records every case and metric" sh -c \
+	'[ "$(wc -l <"$0")" -eq 15 ] && grep -qx devpm.pci.rt.idle.0000_00_01.0.suspend_us "$0"' \
+	"$tmp/lava.log"
+sed 's/devpm.pci.rt.idle /devpm.pci.rt.idle:x /' "$res/lava.sh" >"$tmp/bad-lava.sh"
+bad "lava-test-case stand-in rejects a bad name" lava "$tmp/bad-lava.sh" /dev/null
+sed 's/--units us/--units seconds/' "$res/lava.sh" >"$tmp/bad-units.sh"
+bad "lava-test-case stand-in rejects unknown units" lava "$tmp/bad-units.sh" /dev/null
+
+echo "check_results: $((checks - fails)) of $checks checks passed"
+[ $fails -eq 0 ]
