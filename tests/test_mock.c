@@ -82,6 +82,15 @@ TEST_F(mock, load_present_and_missing)
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
 	EXPECT_EQ(0, devpm_mock_load(false, why, sizeof(why)));
 	EXPECT_STREQ("", why);
+	/* Loaded but without its control device: an error, not a skip. */
+	{
+		char c[UNIT_PATH_MAX];
+
+		snprintf(c, sizeof(c), "%s", tree_real(self->tree, CTL));
+		unit_rm_rf(c);
+	}
+	EXPECT_EQ(-ENODEV, devpm_mock_load(false, why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(devpm_error(), "devpm_mock_ctl is missing"));
 	/* Negative: no module, the reason says how to get one. */
 	{
 		char m[UNIT_PATH_MAX];
