@@ -71,6 +71,9 @@ static const char *journal(const char *dir)
 	snprintf(p, sizeof(p), "%s/journal", dir);
 	if (unit_get("", p, j, sizeof(j)))
 		return "(none)";
+	/* The records after the "R <sysfs root>" header line. */
+	if (!strncmp(j, "R ", 2) && strchr(j, '\n'))
+		return strchr(j, '\n') + 1;
 	return j;
 }
 
