@@ -78,6 +78,7 @@ static bool diskless(const char *type)
 		"fusectl", "ramfs", "rpc_pipefs", "nsfs", "autofs", "overlay",
 		"nfs", "nfs4", "cifs", "smb3", "9p", "virtiofs", "selinuxfs",
 		"ceph", "nfsd", "functionfs", "gadgetfs", "none", "squashfs",
+		"rootfs",
 	};
 	size_t i;
 
