@@ -204,8 +204,8 @@ static void add_every_block(const char *why)
 		closedir(d);
 	if (!set.said) {
 		set.said = true;
-		fprintf(stderr, "# devpm: %s; pass --allow-disk to test them anyway\n",
-			why);
+		fprintf(stderr, "# devpm: %s%s\n", why, devpm_allow_disk() ?
+			"" : "; pass --allow-disk to test them anyway");
 	}
 }
 
