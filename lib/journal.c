@@ -850,7 +850,9 @@ static void end_sessions(void)
 			n++;
 		memcpy(rec, m + i, n);
 		rec[n] = '\0';
-		if (sscanf(rec, "P %ld %llu", &sid, &start) == 2 && sid > 1)
+		/* Never our own session (a P record cannot name it). */
+		if (sscanf(rec, "P %ld %llu", &sid, &start) == 2 && sid > 1 &&
+		    sid != (long)getsid(0))
 			killed += end_session(sid, start);
 	}
 	munmap((void *)m, size);

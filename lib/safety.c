@@ -78,6 +78,7 @@ static bool diskless(const char *type)
 		"fusectl", "ramfs", "rpc_pipefs", "nsfs", "autofs", "overlay",
 		"nfs", "nfs4", "cifs", "smb3", "9p", "virtiofs", "selinuxfs",
 		"ceph", "nfsd", "functionfs", "gadgetfs", "none", "squashfs",
+		"rootfs",
 	};
 	size_t i;
 
@@ -203,8 +204,8 @@ static void add_every_block(const char *why)
 		closedir(d);
 	if (!set.said) {
 		set.said = true;
-		fprintf(stderr, "# devpm: %s; pass --allow-disk to test them anyway\n",
-			why);
+		fprintf(stderr, "# devpm: %s%s\n", why, devpm_allow_disk() ?
+			"" : "; pass --allow-disk to test them anyway");
 	}
 }
 

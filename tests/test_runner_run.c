@@ -611,4 +611,44 @@ TEST(planted_result_symlink_is_not_followed)
 	unit_rm_rf(tmp);
 }
 
+/* devpm itself: exit 2 with one line for a journal it must not trust. */
+TEST(untrusted_or_garbage_journal_exits_2)
+{
+	static const char *const restore[] = { "--sysfs-root", "root",
+		"restore", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char path[PATH_MAX + 16], *junk;
+	struct env e;
+
+	if (geteuid())
+		SKIP(return, "needs root: chown to another user");
+	setup(&e, false);
+	snprintf(path, sizeof(path), "%s/j", e.tmp);
+	ASSERT_EQ(0, mkdir(path, 0700));
+	ASSERT_EQ(0, chown(path, 12345, 12345));
+	tr_devpm(o, e.tmp, e.env, restore);
+	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);
+	ASSERT_HAS(o->err, "belongs to uid 12345");
+	ASSERT_HAS(o->err, path);
+	EXPECT_EQ(strlen(o->err), (size_t)(strchr(o->err, '\n') - o->err + 1));
+
+	/* Ours again, but 100000 empty lines: a summary and exit 2. */
+	ASSERT_EQ(0, chown(path, 0, 0));
+	junk = rn_xmalloc(100001);
+	memset(junk, '\n', 100000);
+	junk[100000] = '\0';
+	ASSERT_EQ(0, unit_put(e.tmp, "j/journal", junk));
+	tr_devpm(o, e.tmp, e.env, restore);
+	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);
+	ASSERT_HAS(o->err, "99995 more invalid journal line(s) not shown");
+	ASSERT_HAS(o->err, "none of its 100000 line(s) is a valid record");
+	/* Negative control: now empty, nothing to restore, exit 0. */
+	tr_devpm(o, e.tmp, e.env, restore);
+	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
+	ASSERT_HAS(o->out, "nothing to restore");
+	free(junk);
+	unit_rm_rf(e.tmp);
+	free(o);
+}
+
 TEST_HARNESS_MAIN
