@@ -6,14 +6,21 @@
 #   make check      unit tests (ASan+UBSan), checkpatch, then every suite in QEMU
 #   make qemu       build the QEMU image and run every suite in it (SUITES=...)
 #   make deps       install missing Debian packages (root) or print the line
-#   make install    PREFIX=/usr/local (kselftest-style INSTALL_PATH also works)
+#   make install    PREFIX=/usr/local [DESTDIR=...]
+#   make install INSTALL_PATH=DIR
+#                   a kselftest tree: DIR/run_kselftest.sh runs the programs
+#   make emit_tests, make run_tests
+#                   the kselftest lib.mk targets (COLLECTION=devpm)
 
 CC		?= cc
 PKG_CONFIG	?= pkg-config
 O		:= build
 KSRC		?=
 PREFIX		?= /usr/local
-INSTALL_PATH	?= $(DESTDIR)$(PREFIX)
+# kselftest's name for the install root; set, `make install` writes a
+# kselftest tree there instead of a PREFIX install.
+INSTALL_PATH	?=
+COLLECTION	?= devpm
 
 # Headers of the kselftest harness and checkpatch.pl come from a kernel
 # tree: KSRC, else Debian's linux-source-6.1, unpacked once into build/.
@@ -55,7 +62,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit lint qemu qemu-check install clean \
-	headers
+	headers emit_tests run_tests ksft-runner
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
@@ -155,18 +162,82 @@ $(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(O)/san/libdevpm.a
 qemu: deps all $(O)/devpm-qemu-agent
 	@bash qemu/run.sh O=$(O)
 
-qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN)
-	@bash qemu/run.sh O=$(O) --check
+qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
+	@rm -rf $(O)/kselftest
+	@$(MAKE) -s --no-print-directory install \
+		INSTALL_PATH=$(abspath $(O))/kselftest
+	@KUNIT_PY=$(abspath $(KTREE))/tools/testing/kunit/kunit.py \
+		bash qemu/run.sh O=$(O) --check
 
 check: check-unit lint qemu-check
 
+# kselftest (tools/testing/selftests/Makefile and lib.mk): each suite is
+# the collection $(COLLECTION)/<suite>; emit_tests prints its
+# kselftest-list.txt lines, install INSTALL_PATH=DIR writes the programs,
+# a `settings` file per collection and the kernel's run_kselftest.sh and
+# kselftest/ (when DIR has none yet), and merges kselftest-list.txt.
+# runner.sh reads `settings` per directory, so a suite's timeout is the
+# largest --needs timeout_s of its programs.
+KSFT_PROGS	:= $(foreach f,$(SUITE_SRC),$(word 2,$(subst /, ,$(f))):$(basename $(notdir $(f))))
+KSFT_SUITES	:= $(sort $(foreach p,$(KSFT_PROGS),$(firstword $(subst :, ,$(p)))))
+KSFT_RUNNER_STAMP := $(if $(KSRC),,$(KTREE)/.ksft-runner)
+
+ksft-runner: $(KSFT_RUNNER_STAMP)
+
+# The kernel's kselftest runner and kunit.py (their parser checks our
+# output), unpacked beside the harness headers.
+$(KTREE)/.ksft-runner: $(KTREE_STAMP)
+	@echo "  UNPACK  run_kselftest.sh and kunit.py from $(LINUX_SOURCE_TAR)"
+	@tar -xJf $(LINUX_SOURCE_TAR) -C $(KTREE) --strip-components=1 \
+		--wildcards '*/tools/testing/selftests/run_kselftest.sh' \
+		'*/tools/testing/selftests/kselftest/*' \
+		'*/tools/testing/kunit/*'
+	@touch $@
+
+emit_tests:
+	@$(foreach p,$(KSFT_PROGS),echo "$(COLLECTION)/$(p)";)
+
+ifneq ($(INSTALL_PATH),)
+install: all $(KSFT_RUNNER_STAMP)
+	@echo "  INSTALL kselftest tree in $(INSTALL_PATH)"
+	@set -e; for s in $(KSFT_SUITES); do \
+		d=$(INSTALL_PATH)/$(COLLECTION)/$$s; t=0; \
+		install -d $$d; \
+		for p in $(O)/suites/$$s/*; do \
+			install -m 755 $$p $$d/; \
+			n=$$($$p --needs | sed -n 's/^# NEEDS timeout_s: *//p'); \
+			[ "$${n:-0}" -gt $$t ] && t=$$n; \
+		done; \
+		{ echo "# the largest timeout_s of the programs' --needs"; \
+		  echo "timeout=$$t"; } >$$d/settings; \
+	done
+	@set -e; if [ ! -e $(INSTALL_PATH)/run_kselftest.sh ]; then \
+		install -d $(INSTALL_PATH)/kselftest; \
+		install -m 744 $(KSFT)/kselftest/module.sh \
+			$(KSFT)/kselftest/runner.sh \
+			$(KSFT)/kselftest/prefix.pl $(INSTALL_PATH)/kselftest/; \
+		install -m 744 $(KSFT)/run_kselftest.sh $(INSTALL_PATH)/; \
+	fi
+	@list=$(INSTALL_PATH)/kselftest-list.txt; \
+	{ grep -v '^$(COLLECTION)/' $$list 2>/dev/null || true; \
+	  $(MAKE) -s --no-print-directory emit_tests; } >$$list.tmp && \
+	mv $$list.tmp $$list
+else
 install: all
-	install -d $(INSTALL_PATH)/bin $(INSTALL_PATH)/lib/devpm/suites \
-		$(INSTALL_PATH)/share/man/man1
-	install -m 755 $(O)/devpm $(INSTALL_PATH)/bin/devpm
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/devpm/suites \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(O)/devpm $(DESTDIR)$(PREFIX)/bin/devpm
 	cd $(O)/suites && for f in */*; do \
-		install -D -m 755 $$f $(INSTALL_PATH)/lib/devpm/suites/$$f; done
-	install -m 644 docs/devpm.1 $(INSTALL_PATH)/share/man/man1/devpm.1
+		install -D -m 755 $$f $(DESTDIR)$(PREFIX)/lib/devpm/suites/$$f; done
+	install -m 644 docs/devpm.1 $(DESTDIR)$(PREFIX)/share/man/man1/devpm.1
+endif
+
+# lib.mk's run_tests: the installed tree, run by the kernel's runner.
+run_tests: all
+	@$(MAKE) -s --no-print-directory install \
+		INSTALL_PATH=$(abspath $(O))/kselftest
+	@cd $(O)/kselftest && ./run_kselftest.sh \
+		$(foreach s,$(SUITES),-c $(COLLECTION)/$(s))
 
 clean:
 	rm -rf $(O)
