@@ -42,7 +42,7 @@ PKG_LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 WARN		:= -Wall -Wextra -Werror -Wno-format-truncation
 BASE_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -g -Ilib
 CFLAGS		?= -O2
-ALL_CFLAGS	= $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -isystem $(KSFT)
+ALL_CFLAGS	= $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -isystem $(KSFT)
 SAN_CFLAGS	= $(BASE_CFLAGS) -O1 -fno-omit-frame-pointer \
 		  -fsanitize=address,undefined -fno-sanitize-recover=all \
 		  $(PKG_CFLAGS) -isystem $(KSFT)
@@ -61,13 +61,14 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
-.PHONY: all deps check check-unit lint qemu qemu-check install clean \
+.PHONY: all deps check check-unit check-deb lint qemu qemu-check install clean \
 	headers emit_tests run_tests ksft-runner
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
+# NODEPS=1 (a package build): Build-Depends bring the packages.
 deps:
-	@sh qemu/deps.sh
+	@[ -n "$(NODEPS)" ] || sh qemu/deps.sh
 
 headers: $(KTREE_STAMP)
 
@@ -101,7 +102,7 @@ $(O)/san/libdevpm.a: $(SAN_LIB_OBJ)
 
 $(O)/devpm: $(RUNNER_OBJ) $(O)/libdevpm.a
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $(RUNNER_OBJ) $(O)/libdevpm.a $(PKG_LIBS) -lz
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(O)/libdevpm.a $(PKG_LIBS) -lz
 
 $(O)/san/devpm: $(SAN_RUNNER_OBJ) $(O)/san/libdevpm.a
 	@$(CC) $(SAN_CFLAGS) -o $@ $^ $(PKG_LIBS) -lz
@@ -109,7 +110,7 @@ $(O)/san/devpm: $(SAN_RUNNER_OBJ) $(O)/san/libdevpm.a
 $(O)/suites/%: suites/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
 
 # Unit tests link the sanitized library; runner sources are linked in too
 # (without main.c) so the runner's logic can be tested directly.
@@ -123,6 +124,7 @@ $(O)/tests/%: tests/%.c $(O)/san/libdevpm.a $(SAN_RUNNER_LIB) $(HDRS) $(KTREE_ST
 
 check-unit: $(UNIT_BIN) $(O)/san/devpm all
 	@sh tests/run.sh $(O) $(UNIT_BIN)
+	@bash tests/completion.sh $(abspath $(O))/devpm
 
 lint: $(KTREE_STAMP)
 	@sh tests/lint.sh $(CHECKPATCH)
@@ -169,7 +171,26 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 	@KUNIT_PY=$(abspath $(KTREE))/tools/testing/kunit/kunit.py \
 		bash qemu/run.sh O=$(O) --check
 
-check: check-unit lint qemu-check
+check: check-unit lint check-deb qemu-check
+
+# The Debian package (debian/), built from a copy of the tree under
+# $(O)/deb so that dpkg-buildpackage leaves the tree as it was, then
+# lintian: no errors allowed.
+DEB_VERSION	= $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+
+check-deb: deps
+	@echo "  DEB     dpkg-buildpackage -b -us -uc in $(O)/deb"
+	@rm -rf $(O)/deb && mkdir -p $(O)/deb/devpm-$(DEB_VERSION)
+	@tar -cf - --exclude=./$(O) --exclude=./results --exclude=./.git . | \
+		tar -xf - -C $(O)/deb/devpm-$(DEB_VERSION)
+	@cd $(O)/deb/devpm-$(DEB_VERSION) && \
+		DEB_BUILD_OPTIONS=parallel=2 dpkg-buildpackage -b -us -uc \
+		>../build.log 2>&1 || \
+		{ tail -20 ../build.log; echo "devpm: dpkg-buildpackage failed; log in $(O)/deb/build.log" >&2; exit 1; }
+	@cd $(O)/deb && ls *.deb | sed 's/^/  built   /'
+	@cd $(O)/deb && lintian --fail-on error --suppress-tags \
+		bad-distribution-in-changes-file *.changes
+	@sh tests/check_deb.sh $(O)/deb
 
 # kselftest (tools/testing/selftests/Makefile and lib.mk): each suite is
 # the collection $(COLLECTION)/<suite>; emit_tests prints its
@@ -230,6 +251,8 @@ install: all
 	cd $(O)/suites && for f in */*; do \
 		install -D -m 755 $$f $(DESTDIR)$(PREFIX)/lib/devpm/suites/$$f; done
 	install -m 644 docs/devpm.1 $(DESTDIR)$(PREFIX)/share/man/man1/devpm.1
+	install -D -m 644 lib/runner/completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devpm
 endif
 
 # lib.mk's run_tests: the installed tree, run by the kernel's runner.

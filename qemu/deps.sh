@@ -3,12 +3,15 @@
 #
 # Install the Debian packages devpm needs to build, test and boot its QEMU
 # image.  As root, missing packages are installed; otherwise the exact
-# apt-get line is printed and the script fails (exit 2).
+# apt-get line is printed and the script fails (exit 2).  python3 runs the
+# kernel's kunit.py (make qemu-check); debhelper, dh-dkms, dkms, lintian
+# and fakeroot build and check the Debian package (make check-deb).
 set -u
 
 PKGS="gcc make pkg-config libc6-dev libpci-dev libusb-1.0-0-dev libevdev-dev
 zlib1g-dev linux-source-6.1 xz-utils perl qemu-system-x86 busybox-static cpio
-kmod zstd dpkg-dev binutils e2fsprogs"
+kmod zstd dpkg-dev binutils e2fsprogs python3 debhelper dh-dkms dkms
+lintian fakeroot"
 
 missing=
 for p in $PKGS; do
