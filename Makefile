@@ -61,7 +61,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
-.PHONY: all deps check check-unit check-deb check-report lint qemu qemu-check install clean \
+.PHONY: all deps check check-unit check-deb check-report check-lava lint qemu qemu-check install clean \
 	headers emit_tests run_tests ksft-runner
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
@@ -172,6 +172,12 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 		bash qemu/run.sh O=$(O) --check
 
 check: check-unit lint check-deb qemu-check
+
+# The LAVA files (lava/) run by Debian's lava-run on this machine; not
+# part of check (minutes of TCG; see lava/check.sh).
+check-lava: all
+	@sh qemu/deps.sh lava
+	@bash lava/check.sh O=$(O)
 
 # `devpm report` in a real browser (not part of check: needs chromium).
 check-report: all

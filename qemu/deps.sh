@@ -13,6 +13,9 @@ zlib1g-dev linux-source-6.1 xz-utils perl qemu-system-x86 busybox-static cpio
 kmod zstd dpkg-dev binutils e2fsprogs python3 debhelper dh-dkms dkms
 lintian fakeroot"
 
+# `deps.sh lava`: also Debian's LAVA dispatcher (make check-lava).
+[ "${1:-}" = lava ] && PKGS="$PKGS lava-dispatcher git"
+
 missing=
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# run.sh [O=build] [--check | --kselftest] - `make qemu` and
-# `make qemu-check` (--kselftest: only its kselftest check).
+# run.sh [O=build] [--check | --kselftest | --image=DIR] - `make qemu` and
+# `make qemu-check` (--kselftest: only its kselftest check; --image=DIR:
+# no boot, DIR/bzImage and DIR/initrd for a LAVA job, see lava/).
 #
 # Builds (incrementally) the guest kernel and initramfs, boots the
 # profile's machine under KVM when a short probe says it works, else TCG,
@@ -31,12 +32,14 @@ cd "$ROOT" || exit 2
 
 check=0
 ksft_only=0
+image_dir=
 for arg; do
 	case $arg in
 	O=*) O=${arg#O=} ;;
 	--check) check=1 ;;
 	--kselftest) check=1 ksft_only=1 ;;
-	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest)" >&2
+	--image=*) image_dir=${arg#--image=} ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -114,6 +117,22 @@ if [ $check = 1 ]; then
 	KSFT_PART=$PART
 fi
 flock -u 9
+
+# --image=DIR: the kernel and an initramfs whose /init gives LAVA a shell.
+if [ -n "$image_dir" ]; then
+	mkdir -p "$image_dir" || die "cannot make $image_dir"
+	new_rundir image
+	GUEST_MODE=lava GUEST_RUN_ARGS= TEST=
+	GUEST_ENV="DEVPM_LAVA=1 DEVPM_QEMU_PROFILE=$PROFILE"
+	build_extra "$RUNDIR"
+	build_conf "$RUNDIR"
+	cat "$BASE" "$DEVPM_PART" "$RUNDIR/extra.cpio" "$RUNDIR/conf.cpio" \
+		>"$image_dir/initrd" || die "cannot write $image_dir/initrd"
+	cp "$BZIMAGE" "$image_dir/bzImage" || die "cannot write $image_dir/bzImage"
+	rm -rf "$RUNDIR"
+	step "IMAGE   $image_dir/bzImage and initrd (LAVA mode, $KERNEL_DESC)"
+	exit 0
+fi
 
 if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
 	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
