@@ -121,7 +121,8 @@ flock -u 9
 # --image=DIR: the kernel and an initramfs whose /init gives LAVA a shell.
 if [ -n "$image_dir" ]; then
 	mkdir -p "$image_dir" || die "cannot make $image_dir"
-	new_rundir image
+	RUNDIR=$QEMU_BUILD/run.$$.image
+	rm -rf "$RUNDIR" && mkdir -p "$RUNDIR" || die "cannot make $RUNDIR"
 	GUEST_MODE=lava GUEST_RUN_ARGS= TEST=
 	GUEST_ENV="DEVPM_LAVA=1 DEVPM_QEMU_PROFILE=$PROFILE"
 	build_extra "$RUNDIR"
