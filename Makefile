@@ -17,9 +17,13 @@ PKG_CONFIG	?= pkg-config
 O		:= build
 KSRC		?=
 PREFIX		?= /usr/local
-# kselftest's name for the install root; set, `make install` writes a
-# kselftest tree there instead of a PREFIX install.
-INSTALL_PATH	?=
+# kselftest's name for the install root: given on the command line (as
+# kselftest's Makefile does), `make install` writes a kselftest tree there
+# instead of a PREFIX install.  From the environment it is ignored: the
+# kernel's own `make install` reads INSTALL_PATH (/boot) too.
+ifneq ($(origin INSTALL_PATH),command line)
+INSTALL_PATH	:=
+endif
 COLLECTION	?= devpm
 
 # Headers of the kselftest harness and checkpatch.pl come from a kernel
