@@ -27,7 +27,7 @@ die() {
 }
 command -v lava-run >/dev/null ||
 	die "lava-run not found; as root: sh qemu/deps.sh lava (apt-get install lava-dispatcher)"
-B=$(cd "$O" && pwd) || die "no build directory $O; run 'make' first"
+B=$(cd "$O" 2>/dev/null && pwd) || die "no build directory $O; run 'make' first"
 W=$B/lava
 rm -rf "$W" && mkdir -p "$W" || die "cannot make $W"
 t0=$(date +%s)
