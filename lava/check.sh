@@ -43,6 +43,23 @@ sed -e "s|@KERNEL@|file://$W/img/bzImage|" \
     -e "s|@REPO@|$W/devpm.git|" -e "s|@SUITES@|$SUITES|g" \
 	lava/qemu-job.yaml >"$W/job.yaml"
 
+# LAVA's schemas: both job templates (hw-job.yaml with stand-in values:
+# it cannot run here) and the device configuration.
+schema=/usr/share/lava-common/lava-schema.py
+sed -e 's|@KERNEL@|file:///bzImage|' -e 's|@INITRD@|file:///initrd.gz|' \
+    -e 's|@NFSROOT@|file:///rootfs.tar.xz|' -e "s|@REPO@|$W/devpm.git|" \
+    -e "s|@SUITES@|$SUITES|g" -e 's|@DEVICE_TYPE@|x86|g' \
+	lava/hw-job.yaml >"$W/hw-job.yaml"
+for f in "$W/job.yaml" "$W/hw-job.yaml"; do
+	out=$(/usr/bin/python3 "$schema" job "$f" 2>&1)
+	echo "$out" | grep -q -- '->' &&
+		{ echo "$out"; echo "  FAIL lava: $f does not fit LAVA's job schema"; exit 1; }
+done
+out=$(/usr/bin/python3 "$schema" device lava/qemu-device.yaml 2>&1)
+echo "$out" | grep -q -- '->' &&
+	{ echo "$out"; echo "  FAIL lava: qemu-device.yaml does not fit LAVA's device schema"; exit 1; }
+echo "  ok   lava: qemu-job.yaml, hw-job.yaml and qemu-device.yaml fit LAVA's schemas"
+
 # guestfs writes LAVA's overlay disk with a helper VM: Debian's kernel of
 # the image (this machine may have none in /boot), TCG.
 export SUPERMIN_KERNEL=$BZIMAGE SUPERMIN_MODULES=$MODDIR
