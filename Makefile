@@ -8,15 +8,26 @@
 #   make fuzz       the libFuzzer harnesses, FUZZ_TIME seconds each (clang)
 #   make qemu       build the QEMU image and run every suite in it (SUITES=...)
 #   make deps       install missing Debian packages (root) or print the line
-#   make install    PREFIX=/usr/local (kselftest-style INSTALL_PATH also works)
 #   make fixtures   fixtures/devpm_mock/devpm_mock.ko against KDIR
+#   make install    PREFIX=/usr/local [DESTDIR=...]
+#   make install INSTALL_PATH=DIR
+#                   a kselftest tree: DIR/run_kselftest.sh runs the programs
+#   make emit_tests, make run_tests
+#                   the kselftest lib.mk targets (COLLECTION=devpm)
 
 CC		?= cc
 PKG_CONFIG	?= pkg-config
 O		:= build
 KSRC		?=
 PREFIX		?= /usr/local
-INSTALL_PATH	?= $(DESTDIR)$(PREFIX)
+# kselftest's name for the install root: given on the command line (as
+# kselftest's Makefile does), `make install` writes a kselftest tree there
+# instead of a PREFIX install.  From the environment it is ignored: the
+# kernel's own `make install` reads INSTALL_PATH (/boot) too.
+ifneq ($(origin INSTALL_PATH),command line)
+INSTALL_PATH	:=
+endif
+COLLECTION	?= devpm
 
 # Headers of the kselftest harness and checkpatch.pl come from a kernel
 # tree: KSRC, else Debian's linux-source-6.1, unpacked once into build/.
@@ -40,7 +51,7 @@ PKG_LIBS	= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 WARN		:= -Wall -Wextra -Werror -Wno-format-truncation
 BASE_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -g -Ilib
 CFLAGS		?= -O2
-ALL_CFLAGS	= $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -isystem $(KSFT)
+ALL_CFLAGS	= $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -isystem $(KSFT)
 SAN_CFLAGS	= $(BASE_CFLAGS) -O1 -fno-omit-frame-pointer \
 		  -fsanitize=address,undefined -fno-sanitize-recover=all \
 		  $(PKG_CFLAGS) -isystem $(KSFT)
@@ -59,13 +70,15 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
-.PHONY: all deps check check-unit check-results fuzz fuzz-cc lint qemu \
-	qemu-check install clean headers fixtures
+.PHONY: all deps check check-unit check-results check-deb check-report \
+	check-lava fuzz fuzz-cc lint qemu qemu-check install clean headers \
+	fixtures emit_tests run_tests ksft-runner
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
+# NODEPS=1 (a package build): Build-Depends bring the packages.
 deps:
-	@sh qemu/deps.sh
+	@[ -n "$(NODEPS)" ] || sh qemu/deps.sh
 
 headers: $(KTREE_STAMP)
 
@@ -108,7 +121,7 @@ $(O)/san/libdevpm.a: $(SAN_LIB_OBJ)
 
 $(O)/devpm: $(RUNNER_OBJ) $(O)/libdevpm.a
 	@echo "  LD      $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $(RUNNER_OBJ) $(O)/libdevpm.a $(PKG_LIBS) -lz
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(RUNNER_OBJ) $(O)/libdevpm.a $(PKG_LIBS) -lz
 
 $(O)/san/devpm: $(SAN_RUNNER_OBJ) $(O)/san/libdevpm.a
 	@$(CC) $(SAN_CFLAGS) -o $@ $^ $(PKG_LIBS) -lz
@@ -116,7 +129,7 @@ $(O)/san/devpm: $(SAN_RUNNER_OBJ) $(O)/san/libdevpm.a
 $(O)/suites/%: suites/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
 
 # Unit tests link the sanitized library; runner sources are linked in too
 # (without main.c) so the runner's logic can be tested directly.
@@ -130,6 +143,7 @@ $(O)/tests/%: tests/%.c $(O)/san/libdevpm.a $(SAN_RUNNER_LIB) $(HDRS) $(KTREE_ST
 
 check-unit: $(UNIT_BIN) $(O)/san/devpm all
 	@sh tests/run.sh $(O) $(UNIT_BIN)
+	@bash tests/completion.sh $(abspath $(O))/devpm
 
 lint: $(KTREE_STAMP)
 	@sh tests/lint.sh $(CHECKPATCH)
@@ -229,22 +243,117 @@ fixtures:
 qemu: deps all $(O)/devpm-qemu-agent
 	@bash qemu/run.sh O=$(O)
 
-qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN)
-	@bash qemu/run.sh O=$(O) --check
+qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
+	@rm -rf $(O)/kselftest
+	@$(MAKE) -s --no-print-directory install \
+		INSTALL_PATH=$(abspath $(O))/kselftest
+	@KUNIT_PY=$(abspath $(KTREE))/tools/testing/kunit/kunit.py \
+		bash qemu/run.sh O=$(O) --check
 
 # After the QEMU runs, their own result files pass the same checks: the
 # devpm run's and the hang self-test's (a guest killed mid-case).
-check: check-unit lint check-results fuzz qemu-check
+check: check-unit lint check-results fuzz check-deb qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 
+# The LAVA files (lava/) run by Debian's lava-run on this machine; not
+# part of check (minutes of TCG; see lava/check.sh).
+check-lava: all
+	@sh qemu/deps.sh lava
+	@bash lava/check.sh O=$(O)
+
+# `devpm report` in a real browser (not part of check: needs chromium).
+check-report: all
+	@sh tests/report_browser.sh $(O)/devpm
+
+# The Debian package (debian/), built from a copy of the tree under
+# $(O)/deb so that dpkg-buildpackage leaves the tree as it was, then
+# lintian: no errors allowed.
+DEB_VERSION	= $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+
+check-deb: deps
+	@echo "  DEB     dpkg-buildpackage -b -us -uc in $(O)/deb"
+	@rm -rf $(O)/deb && mkdir -p $(O)/deb/devpm-$(DEB_VERSION)
+	@tar -cf - --exclude=./$(O) --exclude=./results --exclude=./.git . | \
+		tar -xf - -C $(O)/deb/devpm-$(DEB_VERSION)
+	@cd $(O)/deb/devpm-$(DEB_VERSION) && \
+		DEB_BUILD_OPTIONS=parallel=2 dpkg-buildpackage -b -us -uc \
+		>../build.log 2>&1 || \
+		{ tail -20 ../build.log; echo "devpm: dpkg-buildpackage failed; log in $(O)/deb/build.log" >&2; exit 1; }
+	@cd $(O)/deb && ls *.deb | sed 's/^/  built   /'
+	@cd $(O)/deb && lintian --fail-on error --suppress-tags \
+		bad-distribution-in-changes-file *.changes
+	@sh tests/check_deb.sh $(O)/deb
+
+# kselftest (tools/testing/selftests/Makefile and lib.mk): each suite is
+# the collection $(COLLECTION)/<suite>; emit_tests prints its
+# kselftest-list.txt lines, install INSTALL_PATH=DIR writes the programs,
+# a `settings` file per collection and the kernel's run_kselftest.sh and
+# kselftest/ (when DIR has none yet), and merges kselftest-list.txt.
+# runner.sh reads `settings` per directory, so a suite's timeout is the
+# largest --needs timeout_s of its programs.
+KSFT_PROGS	:= $(foreach f,$(SUITE_SRC),$(word 2,$(subst /, ,$(f))):$(basename $(notdir $(f))))
+KSFT_SUITES	:= $(sort $(foreach p,$(KSFT_PROGS),$(firstword $(subst :, ,$(p)))))
+KSFT_RUNNER_STAMP := $(if $(KSRC),,$(KTREE)/.ksft-runner)
+
+ksft-runner: $(KSFT_RUNNER_STAMP)
+
+# The kernel's kselftest runner and kunit.py (their parser checks our
+# output), unpacked beside the harness headers.
+$(KTREE)/.ksft-runner: $(KTREE_STAMP)
+	@echo "  UNPACK  run_kselftest.sh and kunit.py from $(LINUX_SOURCE_TAR)"
+	@tar -xJf $(LINUX_SOURCE_TAR) -C $(KTREE) --strip-components=1 \
+		--wildcards '*/tools/testing/selftests/run_kselftest.sh' \
+		'*/tools/testing/selftests/kselftest/*' \
+		'*/tools/testing/kunit/*'
+	@touch $@
+
+emit_tests:
+	@$(foreach p,$(KSFT_PROGS),echo "$(COLLECTION)/$(p)";)
+
+ifneq ($(INSTALL_PATH),)
+install: all $(KSFT_RUNNER_STAMP)
+	@echo "  INSTALL kselftest tree in $(INSTALL_PATH)"
+	@set -e; for s in $(KSFT_SUITES); do \
+		d=$(INSTALL_PATH)/$(COLLECTION)/$$s; t=0; \
+		install -d $$d; \
+		for p in $(O)/suites/$$s/*; do \
+			install -m 755 $$p $$d/; \
+			n=$$($$p --needs | sed -n 's/^# NEEDS timeout_s: *//p'); \
+			[ "$${n:-0}" -gt $$t ] && t=$$n; \
+		done; \
+		{ echo "# the largest timeout_s of the programs' --needs"; \
+		  echo "timeout=$$t"; } >$$d/settings; \
+	done
+	@set -e; if [ ! -e $(INSTALL_PATH)/run_kselftest.sh ]; then \
+		install -d $(INSTALL_PATH)/kselftest; \
+		install -m 744 $(KSFT)/kselftest/module.sh \
+			$(KSFT)/kselftest/runner.sh \
+			$(KSFT)/kselftest/prefix.pl $(INSTALL_PATH)/kselftest/; \
+		install -m 744 $(KSFT)/run_kselftest.sh $(INSTALL_PATH)/; \
+	fi
+	@list=$(INSTALL_PATH)/kselftest-list.txt; \
+	{ grep -v '^$(COLLECTION)/' $$list 2>/dev/null || true; \
+	  $(MAKE) -s --no-print-directory emit_tests; } >$$list.tmp && \
+	mv $$list.tmp $$list
+else
 install: all
-	install -d $(INSTALL_PATH)/bin $(INSTALL_PATH)/lib/devpm/suites \
-		$(INSTALL_PATH)/share/man/man1
-	install -m 755 $(O)/devpm $(INSTALL_PATH)/bin/devpm
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/devpm/suites \
+		$(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(O)/devpm $(DESTDIR)$(PREFIX)/bin/devpm
 	cd $(O)/suites && for f in */*; do \
-		install -D -m 755 $$f $(INSTALL_PATH)/lib/devpm/suites/$$f; done
-	install -m 644 docs/devpm.1 $(INSTALL_PATH)/share/man/man1/devpm.1
+		install -D -m 755 $$f $(DESTDIR)$(PREFIX)/lib/devpm/suites/$$f; done
+	install -m 644 docs/devpm.1 $(DESTDIR)$(PREFIX)/share/man/man1/devpm.1
+	install -D -m 644 lib/runner/completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devpm
+endif
+
+# lib.mk's run_tests: the installed tree, run by the kernel's runner.
+run_tests: all
+	@$(MAKE) -s --no-print-directory install \
+		INSTALL_PATH=$(abspath $(O))/kselftest
+	@cd $(O)/kselftest && ./run_kselftest.sh \
+		$(foreach s,$(SUITES),-c $(COLLECTION)/$(s))
 
 clean:
 	rm -rf $(O) fixtures/devpm_mock/devpm_mock.ko

@@ -6,6 +6,7 @@
 #   base     busybox, /init, the pruned depmod'd module tree (with the
 #            fixture modules of build/fixtures), kernel config
 #   devpm    the runner, one suites directory, their shared libraries
+#   kselftest  the tree of `make install INSTALL_PATH=` as /kselftest
 #   extra    EXTRA_MODULES (per run)
 #   conf     /etc/devpm/run.conf (per run)
 # Sourced by run.sh after lib.sh, the kernel env and the profile.
@@ -157,6 +158,27 @@ build_devpm() {
 	use_part "$PART"
 }
 
+# build_kselftest DIR: sets PART to the cpio of DIR (a kselftest install
+# tree) as /kselftest; its programs' libraries come with the devpm part.
+build_kselftest() {
+	local st key files
+	files=$(find "$1" -type f | sort)
+	key=$(inputs_key "$QEMU_DIR/image.sh" $files)
+	PART=$IMG/kselftest-$key.cpio
+	if [ -e "$PART" ]; then
+		use_part "$PART"
+		return 0
+	fi
+	step "IMAGE   kselftest: $(grep -c . "$1/kselftest-list.txt") programs"
+	st=$IMG/stage-kselftest
+	rm -rf "$st"
+	mkdir -p "$st"
+	cp -a "$1" "$st/kselftest"
+	cpio_of "$st" "$PART"
+	rm -rf "$st"
+	use_part "$PART"
+}
+
 # build_extra RUNDIR: EXTRA_MODULES into RUNDIR/extra.cpio, loaded by
 # /init in the order given.
 build_extra() {
@@ -187,6 +209,7 @@ build_conf() {
 		printf 'RUN_ARGS=%q\n' "$GUEST_RUN_ARGS"
 		printf 'TEST_GLOB=%q\n' "${TEST:-}"
 		printf 'GUEST_ENV=%q\n' "$GUEST_ENV"
+		printf 'KSFT_ARGS=%q\n' "${KSFT_ARGS:-}"
 	} >"$st/etc/devpm/run.conf"
 	cpio_of "$st" "$1/conf.cpio"
 	rm -rf "$st"

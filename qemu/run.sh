@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# run.sh [O=build] [--check] - `make qemu` and `make qemu-check`.
+# run.sh [O=build] [--check | --kselftest | --image=DIR] - `make qemu` and
+# `make qemu-check` (--kselftest: only its kselftest check; --image=DIR:
+# no boot, DIR/bzImage and DIR/initrd for a LAVA job, see lava/).
 #
 # Builds (incrementally) the guest kernel and initramfs, boots the
 # profile's machine under KVM when a short probe says it works, else TCG,
@@ -14,8 +16,9 @@
 # requests, then a program that crashes the guest) and checks that the
 # crash ends the run within CRASH_BOUND seconds with that program FAIL
 # naming the panic and the earlier results kept; then again with a program
-# that silences the guest, which the hang watchdog must end; then the real
-# run.
+# that silences the guest, which the hang watchdog must end; then the
+# kselftest tree under the kernel's run_kselftest.sh (ksft_check); then the
+# real run.
 #
 # Settings (environment or make variables), see qemu/README:
 #   SUITES="usb pci"  TEST=GLOB  PROFILE=default  KERNEL_PKG=linux-image-amd64
@@ -28,11 +31,15 @@ ROOT=$(dirname "$QEMU_DIR")
 cd "$ROOT" || exit 2
 
 check=0
+ksft_only=0
+image_dir=
 for arg; do
 	case $arg in
 	O=*) O=${arg#O=} ;;
 	--check) check=1 ;;
-	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check)" >&2
+	--kselftest) check=1 ksft_only=1 ;;
+	--image=*) image_dir=${arg#--image=} ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -114,8 +121,29 @@ DEVPM_PART=$PART
 if [ $check = 1 ]; then
 	build_devpm selftest "$SELFTEST_SRC"
 	SELFTEST_PART=$PART
+	[ -r "$B/kselftest/kselftest-list.txt" ] ||
+		die "$O/kselftest missing; run 'make qemu-check' rather than qemu/run.sh --check"
+	build_kselftest "$B/kselftest"
+	KSFT_PART=$PART
 fi
 flock -u 9
+
+# --image=DIR: the kernel and an initramfs whose /init gives LAVA a shell.
+if [ -n "$image_dir" ]; then
+	mkdir -p "$image_dir" || die "cannot make $image_dir"
+	RUNDIR=$QEMU_BUILD/run.$$.image
+	rm -rf "$RUNDIR" && mkdir -p "$RUNDIR" || die "cannot make $RUNDIR"
+	GUEST_MODE=lava GUEST_RUN_ARGS= TEST=
+	GUEST_ENV="DEVPM_LAVA=1 DEVPM_QEMU_PROFILE=$PROFILE"
+	build_extra "$RUNDIR"
+	build_conf "$RUNDIR"
+	cat "$BASE" "$DEVPM_PART" "$RUNDIR/extra.cpio" "$RUNDIR/conf.cpio" \
+		>"$image_dir/initrd" || die "cannot write $image_dir/initrd"
+	cp "$BZIMAGE" "$image_dir/bzImage" || die "cannot write $image_dir/bzImage"
+	rm -rf "$RUNDIR"
+	step "IMAGE   $image_dir/bzImage and initrd (LAVA mode, $KERNEL_DESC)"
+	exit 0
+fi
 
 if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
 	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
@@ -345,9 +373,65 @@ summary() { # title
 	echo "  exit $RUN_RC"
 }
 
+# ksft_check: the kselftest tree of `make install INSTALL_PATH=` run by
+# the kernel's run_kselftest.sh in the guest (one collection,
+# KSFT_COLLECTION, default devpm/i2c: cheap), its TAP parsed by the
+# kernel's kunit.py (KUNIT_PY).  Every program of the collection must be
+# in the TAP and pass.  Sets KSFT_OK.
+ksft_check() {
+	local coll=${KSFT_COLLECTION:-devpm/i2c} want t0 parsed ran passed cases
+	KSFT_OK=0
+	want=$(grep -c "^$coll:" "$B/kselftest/kselftest-list.txt")
+	[ "$want" -gt 0 ] ||
+		die "KSFT_COLLECTION=$coll is not in $O/kselftest/kselftest-list.txt; name a collection there"
+	[ -r "${KUNIT_PY:-}" ] ||
+		die "KUNIT_PY=${KUNIT_PY:-}: no kunit.py; run 'make qemu-check'"
+	new_rundir kselftest
+	GUEST_MODE=kselftest GUEST_RUN_ARGS= KSFT_ARGS="-c $coll"
+	GUEST_ENV="DEVPM_QEMU=1 DEVPM_QEMU_PROFILE=$PROFILE DEVPM_QEMU_BOOT=$BOOT"
+	build_extra "$RUNDIR"
+	build_conf "$RUNDIR"
+	cat "$BASE" "$DEVPM_PART" "$KSFT_PART" "$RUNDIR/extra.cpio" \
+		"$RUNDIR/conf.cpio" >"$RUNDIR/initrd"
+	qemu_cmd "$RUNDIR/initrd" "$ACCEL_USED"
+	step "BOOT    run_kselftest.sh -c $coll ($BOOT, $ACCEL_USED)"
+	t0=$(date +%s.%N)
+	# No devpm stream here: the agent's verdict on it does not apply.
+	"$AGENT" --dir "$RUNDIR" --timeout 600 -- "${QARGS[@]}"
+	RUN_WALL=$(elapsed "$t0")
+	keep_rundir
+	[ "$(outcome status)" = interrupted ] && INTERRUPTED=1
+	parsed=$(python3 "$KUNIT_PY" parse "$RUNDIR/stream.log" 2>&1)
+	echo
+	echo "== kselftest: run_kselftest.sh -c $coll, parsed by kunit.py"
+	echo "$parsed" | sed -n 's/^\[[0-9:]*\] //; /^\[\(PASSED\|FAILED\|SKIPPED\|CRASHED\)\]/p; /^Testing complete/p' |
+		sed 's/^/  /'
+	ran=$(echo "$parsed" | sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests.*/\1/p')
+	passed=$(echo "$parsed" | sed -n 's/.*Testing complete\..* passed: \([0-9]*\).*/\1/p')
+	printf '  wall %.1f s, run_kselftest.sh exit %s; TAP in %s\n' \
+		"$RUN_WALL" "$(outcome guest_exit)" "$RUNDIR/stream.log"
+	cases=$(grep -c '^# ok ' "$RUNDIR/stream.log")
+	if [ "${ran:-0}" != "$want" ] || [ "${passed:-0}" != "$want" ]; then
+		echo "  kselftest check FAILED: kunit.py saw ${ran:-no} tests, ${passed:-0} passed; $coll has $want programs"
+		return
+	fi
+	# The programs' own KTAP must come through runner.sh's prefixing.
+	if [ "$cases" = 0 ] || grep -q '^# not ok ' "$RUNDIR/stream.log"; then
+		echo "  kselftest check FAILED: $cases case results of the programs in the TAP, or a case failed"
+		return
+	fi
+	echo "  kselftest check ok: $want of $want programs ($cases cases) of $coll passed under run_kselftest.sh"
+	KSFT_OK=1
+}
+
 probe_accel
 
 crash_ok=1
+if [ $ksft_only = 1 ]; then
+	ksft_check
+	[ $KSFT_OK = 1 ] || exit 1
+	exit 0
+fi
 if [ $check = 1 ]; then
 	CRASH_BOUND=${CRASH_BOUND:-120}
 	run_guest selftest "$SELFTEST_PART" "$QEMU_BUILD/selftest-results" "" \
@@ -399,6 +483,10 @@ if [ $check = 1 ]; then
 	else
 		echo "  hang test ok: the silence ended the run in ${RUN_WALL%.*} s (bound $CRASH_BOUND s)"
 	fi
+
+	ksft_check
+	[ -n "${INTERRUPTED:-}" ] && exit 130
+	[ $KSFT_OK = 1 ] || crash_ok=0
 fi
 
 run_guest devpm "$DEVPM_PART" results "$suite_args" ""

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare.c - `devpm compare OLD NEW`: regressions between two runs'
- * summary.json, one line each, exit 1 if any.
+ * summary.json (or KTAP files of any runner: ktap_summary.h), one line
+ * each, exit 1 if any.
  *
  * A regression is: a case that passed and now fails; a failure that is new
  * (the case was absent, skipped or an expected failure before); a metric
@@ -26,6 +27,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "ktap_summary.h"
 #include "util.h"
 
 #define WORSE_RATIO 1.20
@@ -78,9 +80,21 @@ static struct rn_json *load(const char *arg, char *path, size_t len)
 		return NULL;
 	}
 	if (!text) {
-		rn_usage_error("compare: %s: %s; give two run directories (results/<run-id>)",
+		rn_usage_error("compare: %s: %s; give two run directories (results/<run-id>) or KTAP files",
 			       path, strerror(errno));
 		return NULL;
+	}
+	/* KTAP of any runner: its summary (ktap_summary.h). */
+	if (rn_ktap_input(text)) {
+		char *json = rn_ktap_summary(text, err, sizeof(err));
+
+		free(text);
+		if (!json) {
+			rn_usage_error("compare: %s is KTAP with %s", path,
+				       err);
+			return NULL;
+		}
+		text = json;
 	}
 	j = rn_json_parse(text, err, sizeof(err));
 	free(text);

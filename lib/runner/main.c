@@ -47,7 +47,11 @@ static const char usage_text[] =
 "  restore\n"
 "        put back every knob a crashed or killed run left changed\n"
 "  compare OLD NEW\n"
-"        regressions between two run directories; exit 1 if any\n"
+"        regressions between two run directories, or two KTAP files\n"
+"        of any runner (KUnit, kselftest, results.ktap); exit 1 if any\n"
+"  report DIR\n"
+"        DIR/report.html: verdicts, failures with the kernel log around\n"
+"        them, timelines of suspend cycles and runtime-PM transitions\n"
 "\n"
 "Global options:\n"
 "  --sysfs-root DIR  read /sys, /proc and /dev under DIR (a recorded tree);\n"
@@ -87,6 +91,7 @@ static const struct {
 	{ "why", rn_cmd_why },
 	{ "restore", rn_cmd_restore },
 	{ "compare", rn_cmd_compare },
+	{ "report", rn_cmd_report },
 };
 
 int main(int argc, char **argv)
@@ -137,6 +142,6 @@ int main(int argc, char **argv)
 			return RN_EXIT_USAGE;
 		return cmds[i].fn(argc - a, argv + a);
 	}
-	return rn_usage_error("unknown command '%s'; commands: run collect list audit why restore compare (see devpm --help)",
+	return rn_usage_error("unknown command '%s'; commands: run collect list audit why restore compare report (see devpm --help)",
 			      argv[a]);
 }

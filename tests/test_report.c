@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_report.c - TIMELINE lines read and refused, their SVG, and `devpm
+ * report` on tests/report/stream.log: a synthetic run (the real i2c
+ * stream of a QEMU run, then an async program whose timelines and failure
+ * are made up in the TIMELINE format) with a failure and a malformed line.
+ */
+#include "kselftest_harness.h"
+#include "test_runner.h"
+#include "output.h"
+#include "timeline.h"
+
+TEST(timeline_line)
+{
+	struct rn_tl_event ev;
+	static const char *const bad[] = {
+		"# TIMELINE c suspend dev drv 12 0 5",		/* 7 fields */
+		"# TIMELINE c suspend dev drv 12 0 5 0 9",	/* 9 */
+		"# TIMELINE c  suspend dev drv 12 0 5 0",	/* empty field */
+		"# TIMELINE c freeze dev drv 12 0 5 0",		/* phase */
+		"# TIMELINE c suspend dev drv x12 0 5 0",	/* lane */
+		"# TIMELINE c suspend dev drv 12 -1 5 0",	/* start */
+		"# TIMELINE c suspend dev drv 12 0 5 e",	/* err */
+		"# TIMELINE c suspend dev drv 12 0 99999999999999999999 0",
+		"# TIMELINE ",
+	};
+	size_t i;
+
+	ASSERT_EQ(1, rn_tl_parse("    # TIMELINE s2idle.1 suspend_noirq 0000:00:1f.2 ahci 57 1200 340 -16",
+				 &ev));
+	EXPECT_STREQ("s2idle.1", ev.cycle);
+	EXPECT_STREQ("suspend_noirq", ev.phase);
+	EXPECT_STREQ("0000:00:1f.2", ev.device);
+	EXPECT_STREQ("ahci", ev.driver);
+	EXPECT_EQ(57, ev.lane);
+	EXPECT_EQ(1200, (int)ev.start_us);
+	EXPECT_EQ(340, (int)ev.dur_us);
+	EXPECT_EQ(-16, ev.err);
+	rn_tl_event_free(&ev);
+	ASSERT_EQ(1, rn_tl_parse("# TIMELINE c rpm_resume usb1 - 9 0 0 0", &ev));
+	rn_tl_event_free(&ev);
+	EXPECT_EQ(0, rn_tl_parse("# METRIC dev suspend_us=5", &ev));
+	EXPECT_EQ(0, rn_tl_parse("TIMELINE c suspend dev drv 1 0 5 0", &ev));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(-1, rn_tl_parse(bad[i], &ev)) TH_LOG("bad line %zu", i);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static void add(struct rn_timeline *tl, const char *line)
+{
+	rn_grow(&tl->ev, &tl->cap, tl->n, sizeof(tl->ev[0]));
+	if (rn_tl_parse(line, &tl->ev[tl->n]) != 1)
+		abort();
+	tl->ev[tl->n++].where = rn_xstrdup("s/p/c");
+}
+
+TEST(svg_rows_lanes_errors)
+{
+	struct rn_timeline tl = { 0 };
+	struct rn_buf b = { 0 };
+
+	add(&tl, "# TIMELINE c1 suspend a<&b drv 10 0 500 0");
+	add(&tl, "# TIMELINE c1 suspend dev2 - 11 100 300 -5");
+	add(&tl, "# TIMELINE c1 resume dev2 - 10 900 100 0");
+	add(&tl, "# TIMELINE c2 suspend other drv 12 0 5 0");
+	rn_tl_svg(&b, &tl, "c1");
+	ASSERT_NE(NULL, b.s);
+	/* Three bars twice (device rows and lane rows), none of c2. */
+	EXPECT_EQ(6, (int)count(b.s, "<rect class=\"cb\""));
+	EXPECT_EQ(0, (int)count(b.s, "other"));
+	EXPECT_EQ(0, (int)count(b.s, "a<&b"));
+	EXPECT_NE(0, (int)count(b.s, "a&lt;&amp;b"));
+	EXPECT_EQ(2, (int)count(b.s, ">lane <tspan"));
+	EXPECT_NE(0, (int)count(b.s, "async lanes (kernel thread pid): 2"));
+	/* The failed callback: outlined twice, its device row says so. */
+	EXPECT_EQ(2, (int)count(b.s, "stroke=\"#d00\""));
+	EXPECT_EQ(1, (int)count(b.s, " err -5</text>"));
+	EXPECT_NE(0, (int)count(b.s, "dev2 (-) suspend: start 100 \xc2\xb5s, 300 \xc2\xb5s, lane 11, err -5"));
+	/* Legend: the two phases used. */
+	EXPECT_EQ(1, (int)count(b.s, ">suspend</text>"));
+	EXPECT_EQ(1, (int)count(b.s, ">resume</text>"));
+	rn_buf_free(&b);
+	rn_tl_free(&tl);
+}
+
+static const char *fixture(void)
+{
+	static char path[PATH_MAX];
+	char rel[PATH_MAX];
+
+	if (realpath("tests/report/stream.log", path))
+		return path;
+	snprintf(rel, sizeof(rel), "%s/../tests/report/stream.log",
+		 tr_build());
+	if (realpath(rel, path))
+		return path;
+	return "tests/report/stream.log";
+}
+
+static char *report(struct tr_out *o, const char *dir, const char *stream)
+{
+	static const char *const args[] = { "report", "run", NULL };
+	char path[PATH_MAX], *text;
+
+	text = rn_read_file(stream, NULL);
+	if (!text)
+		abort();
+	if (unit_put(dir, "run/stream.log", text))
+		abort();
+	free(text);
+	tr_devpm(o, dir, NULL, args);
+	snprintf(path, sizeof(path), "%s/run/report.html", dir);
+	return rn_read_file(path, NULL);
+}
+
+TEST(report_of_a_run)
+{
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX], *html;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	html = report(o, tmp, fixture());
+	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
+	ASSERT_NE(NULL, html);
+	ASSERT_HAS(o->out, "run/report.html");
+	/* Verdicts per suite. */
+	ASSERT_HAS(html, "<td>i2c</td><td><span class=\"pass\">pass</span>");
+	ASSERT_HAS(html, "<td>async</td><td><span class=\"fail\">fail</span>");
+	/* The one failure, its reason, the kernel log of the case. */
+	EXPECT_EQ(1, (int)count(html, "<h3 class=\"fail\">FAIL "));
+	ASSERT_HAS(html, "FAIL async/system_sleep/suspend_fails_cleanly</h3>");
+	ASSERT_HAS(html, "errno -16, step suspend");
+	ASSERT_HAS(html, "platform_pm_suspend+0x0/0x50 returns -16");
+	/* A timeline per cycle, the malformed line named. */
+	EXPECT_EQ(4, (int)count(html, "<svg "));
+	ASSERT_HAS(html, "<h3>real_device_timing.1 <small>(async/system_sleep/real_device_timing)");
+	ASSERT_HAS(html, "<h3>real_device_timing.rpm ");
+	ASSERT_HAS(html, "<h3>suspend_fails_cleanly.1 <small>(async/system_sleep/suspend_fails_cleanly)");
+	ASSERT_HAS(html, "1 TIMELINE line(s) could not be read, the first: <code># TIMELINE broken line</code>");
+	ASSERT_HAS(html, ">rpm_suspend</text>");
+	/* Self-contained: nothing to fetch. */
+	EXPECT_EQ(0, (int)count(html, "src="));
+	EXPECT_EQ(0, (int)count(html, "href="));
+	EXPECT_EQ(0, (int)count(html, "url("));
+	EXPECT_EQ(0, (int)count(html, "<script"));
+	free(html);
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+/* Negative control: a run without failures or timelines says so. */
+TEST(report_of_a_clean_run)
+{
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX], src[PATH_MAX], *html;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_put(tmp, "clean.log",
+		"DEVPM-STREAM 1\nRUN r1 2026-01-01T00:00:00Z 1000\n"
+		"PROG 2000 i2c/x 60\nCASE a\n"
+		"OUT 3000 TAP version 13\nOUT 3001 1..1\n"
+		"OUT 3002 #  RUN           f.a ...\n"
+		"OUT 3003 #            OK  f.a\nOUT 3004 ok 1 f.a\n"
+		"END 4000 i2c/x 2 exit:0\nDONE 5000 0\n"));
+	snprintf(src, sizeof(src), "%s/clean.log", tmp);
+	html = report(o, tmp, src);
+	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
+	ASSERT_NE(NULL, html);
+	ASSERT_HAS(html, "<h2>Failures</h2>\n<p>None.</p>");
+	ASSERT_HAS(html, "No program printed a timeline in this run.");
+	EXPECT_EQ(0, (int)count(html, "<svg "));
+	free(html);
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+TEST(report_bad_input)
+{
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	static const char *const none[] = { "report", NULL };
+	static const char *const two[] = { "report", "a", "b", NULL };
+	static const char *const missing[] = { "report", "nope", NULL };
+	static const char *const empty[] = { "report", "empty", NULL };
+	static const char *const junk[] = { "report", "junk", NULL };
+	static const char *const *const cases[] = {
+		none, two, missing, empty, junk,
+	};
+	static const char *const says[] = {
+		"report: give one results directory",
+		"report: give one results directory",
+		"report: nope is not a directory",
+		"empty/stream.log: No such file or directory",
+		"junk/stream.log: not a devpm stream",
+	};
+	char tmp[PATH_MAX];
+	size_t i;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_mkdir(tmp, "empty"));
+	ASSERT_EQ(0, unit_put(tmp, "junk/stream.log", "hello\n"));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tr_devpm(o, tmp, NULL, cases[i]);
+		EXPECT_EQ(2, o->code);
+		ASSERT_HAS(o->err, says[i]);
+		/* One line. */
+		EXPECT_EQ(strlen(o->err) - 1,
+			  (size_t)(strchr(o->err, '\n') - o->err));
+	}
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+TEST_HARNESS_MAIN
