@@ -10,6 +10,11 @@
 
 #include "report.h"
 
+/*
+ * A device's result line carries its name only, so that names compare
+ * across runs; what was measured or why goes on a "# " line before it.
+ * Only a SKIP reason follows the name, as a KTAP directive.
+ */
 static void sub_line(struct devpm_sub *s, const char *res, const char *dev,
 		     const char *directive, const char *fmt, va_list ap)
 {
@@ -17,11 +22,11 @@ static void sub_line(struct devpm_sub *s, const char *res, const char *dev,
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	s->n++;
+	if (!directive && msg[0])
+		printf("    # %s\n", msg);
 	printf("    %s %d %s", res, s->n, dev);
 	if (directive)
 		printf(" # %s %s\n", directive, msg);
-	else if (msg[0])
-		printf(" # %s\n", msg);
 	else
 		printf("\n");
 	fflush(stdout);

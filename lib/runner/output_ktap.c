@@ -54,16 +54,17 @@ static void put_result(struct rn_buf *b, int level, size_t n, const char *name,
 	rn_buf_add(b, "\n");
 }
 
+/* The name alone: a pass's or failure's message is a line before it. */
 static void device(struct rn_buf *b, int level, size_t n,
 		   const struct rn_device *d)
 {
+	if (d->result != RN_SKIP && d->reason[0])
+		diag(b, level, d->reason);
 	ind(b, level);
 	rn_buf_printf(b, "%s %zu %s", d->result == RN_FAIL ? "not ok" : "ok",
 		      n, d->name);
 	if (d->result == RN_SKIP)
 		rn_buf_printf(b, " # SKIP %s", d->reason);
-	else if (d->reason[0])
-		rn_buf_printf(b, " # %s", d->reason);
 	rn_buf_add(b, "\n");
 }
 
