@@ -27,6 +27,8 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "baseline.h"
+#include "verdict.h"
 
 #define DEVPM_VERSION "0.1.0"
 

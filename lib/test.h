@@ -44,6 +44,20 @@
 	} \
 } while (0)
 
+/*
+ * In FIXTURE_TEARDOWN: knobs back, then the verdict rules; a device left
+ * broken fails the case, even one that passed or skipped.
+ */
+#define devpm_case_teardown(mark) do { \
+	int __n = devpm_case_end((mark), _metadata->name); \
+	if (__n > 0) { \
+		TH_LOG("%d device(s) left broken by this case (see the verdict lines)", \
+		       __n); \
+		_metadata->skip = 0; \
+		_metadata->passed = 0; \
+	} \
+} while (0)
+
 /* Expected failure: the reason says exactly why the kernel behaves so. */
 #define DEVPM_XFAIL(fmt, ...) do { \
 	devpm_note("XFAIL " fmt, ##__VA_ARGS__); \
