@@ -26,6 +26,7 @@ static enum sub_res judge(enum sub_res res, const char *dev, char *msg,
 
 	if (!devpm_verdict_active())
 		return res;
+	devpm_verdict_touched(dev);
 	b = devpm_baseline();
 	if (!b || devpm_verdict_device(b, dev, DEVPM_V_ERROR, why,
 				       sizeof(why)) <= 0)

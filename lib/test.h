@@ -49,7 +49,17 @@
  * broken fails the case, even one that passed or skipped.
  */
 #define devpm_case_teardown(mark) do { \
-	int __n = devpm_case_end((mark), _metadata->name); \
+	devpm_case_restore(mark); \
+	DEVPM_CASE_VERDICT(); \
+} while (0)
+
+/*
+ * The verdict alone, for a teardown that must let go of the devices
+ * (close files, release holds) after devpm_case_restore() and before the
+ * devices are judged.
+ */
+#define DEVPM_CASE_VERDICT() do { \
+	int __n = devpm_case_verdict(_metadata->name); \
 	if (__n > 0) { \
 		TH_LOG("%d device(s) left broken by this case (see the verdict lines)", \
 		       __n); \

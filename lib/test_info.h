@@ -36,7 +36,9 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
  * device it left in error, with a leaked reference or unable to suspend.
  */
 off_t devpm_case_setup(void);
-/* Restore since mark, then the verdict rules: the number of failures. */
-int devpm_case_end(off_t mark, const char *casename);
+/* Put back what the case wrote since mark. */
+void devpm_case_restore(off_t mark);
+/* The verdict rules after a case: the number of failures. */
+int devpm_case_verdict(const char *casename);
 
 #endif

@@ -107,10 +107,14 @@ off_t devpm_case_setup(void)
 	return devpm_journal_mark();
 }
 
-int devpm_case_end(off_t mark, const char *casename)
+void devpm_case_restore(off_t mark)
 {
 	if (devpm_journal_restore_since(mark) < 0)
 		fprintf(stderr, "# restore: %s\n", devpm_error());
+}
+
+int devpm_case_verdict(const char *casename)
+{
 	if (!devpm_verdict_active())
 		return 0;
 	return devpm_verdict_case_end(casename);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "devpm.h"
 #include "baseline.h"
@@ -151,6 +152,45 @@ static const struct seen_error *first_error(const char *dev)
 	return NULL;
 }
 
+/*
+ * The few files the rules need (status, usage, control, driver), without
+ * the full snapshot: a whole-tree check after every case must be cheap.
+ * -ENOENT when the device went away.
+ */
+static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
+{
+	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
+	const char *slash;
+	ssize_t n;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->path, sizeof(d->path), "%s", b->path);
+	snprintf(d->name, sizeof(d->name), "%s", b->name);
+	if (devpm_fmt(p, sizeof(p), "%s/power", b->path) < 0)
+		return -ENAMETOOLONG;
+	if (!devpm_exists(p))
+		return -ENOENT;
+	if (!devpm_fmt(p, sizeof(p), "%s/power/runtime_status", b->path))
+		d->rpm.have_status = !devpm_read_str(p, d->rpm.status,
+						     sizeof(d->rpm.status));
+	if (!devpm_fmt(p, sizeof(p), "%s/power/runtime_usage", b->path))
+		d->rpm.have_usage = !devpm_read_long(p, &d->rpm.usage);
+	if (!devpm_fmt(p, sizeof(p), "%s/power/control", b->path))
+		d->rpm.have_control = !devpm_read_str(p, d->rpm.control,
+						      sizeof(d->rpm.control));
+	if (!devpm_fmt(p, sizeof(p), "%s/driver", b->path) &&
+	    !devpm_real_path(real, sizeof(real), p)) {
+		n = readlink(real, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			slash = strrchr(target, '/');
+			snprintf(d->driver, sizeof(d->driver), "%s",
+				 slash ? slash + 1 : target);
+		}
+	}
+	return 0;
+}
+
 static const char *drv(const struct devpm_dev *d)
 {
 	return d->driver[0] ? d->driver : "no driver";
@@ -190,6 +230,7 @@ static long held(long usage, const char *control)
 }
 
 struct usage_wait {
+	const struct devpm_base_dev *b;
 	struct devpm_dev *d;
 	long limit;
 };
@@ -198,7 +239,7 @@ static bool usage_back(void *arg)
 {
 	struct usage_wait *w = arg;
 
-	if (devpm_dev_snapshot(w->d) < 0 || !w->d->rpm.have_usage)
+	if (quick(w->b, w->d) < 0 || !w->d->rpm.have_usage)
 		return true;
 	return held(w->d->rpm.usage, w->d->rpm.control) <= w->limit;
 }
@@ -206,7 +247,7 @@ static bool usage_back(void *arg)
 static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 		     char *why, size_t len)
 {
-	struct usage_wait w = { d, held(b->usage, b->control) };
+	struct usage_wait w = { b, d, held(b->usage, b->control) };
 
 	if (b->usage < 0 || !d->rpm.have_usage || usage_back(&w))
 		return 0;
@@ -253,6 +294,10 @@ static int rule_suspend(const struct devpm_base_dev *b, struct devpm_dev *d,
 	    strcmp(d->rpm.control, "auto") ||
 	    !strcmp(d->rpm.status, "suspended"))
 		return 0;
+	/* The full snapshot the diagnosis and the waiter need. */
+	r = devpm_dev_open(d, b->path);
+	if (r < 0)
+		return 0;
 	devpm_diagnose(d, &g);
 	if (named_reason(&g))
 		return 0;
@@ -283,8 +328,8 @@ int devpm_verdict_device(const struct devpm_baseline *b, const char *dev,
 	why[0] = '\0';
 	if (!base)
 		return 0;
-	r = devpm_dev_open(&d, base->path);
-	if (r == -ENOENT || r == -EINVAL)
+	r = quick(base, &d);
+	if (r == -ENOENT)
 		return 0;	/* gone: its remover's business */
 	if (r < 0)
 		return r;
@@ -300,6 +345,31 @@ int devpm_verdict_device(const struct devpm_baseline *b, const char *dev,
 	return 0;
 }
 
+static char touched[256][128];
+static size_t ntouched;
+
+void devpm_verdict_touched(const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < ntouched; i++)
+		if (!strcmp(touched[i], dev))
+			return;
+	if (ntouched < sizeof(touched) / sizeof(touched[0]))
+		snprintf(touched[ntouched++], sizeof(touched[0]), "%s", dev);
+}
+
+static bool was_touched(const struct devpm_base_dev *b)
+{
+	size_t i;
+
+	for (i = 0; i < ntouched; i++)
+		if (!strcmp(touched[i], b->name) ||
+		    !strcmp(touched[i], b->path))
+			return true;
+	return false;
+}
+
 int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 		       void (*fn)(void *arg, const char *dev, const char *why),
 		       void *arg)
@@ -309,9 +379,13 @@ int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 	int n = 0;
 
 	for (i = 0; b && i < b->n; i++) {
+		unsigned int r = rules;
+
 		if (!b->v[i].status[0])
 			continue;	/* no runtime PM shown: nothing to judge */
-		if (devpm_verdict_device(b, b->v[i].path, rules, why,
+		if ((r & DEVPM_V_TOUCHED) && !was_touched(&b->v[i]))
+			r &= ~DEVPM_V_SUSPEND;
+		if (devpm_verdict_device(b, b->v[i].path, r, why,
 					 sizeof(why)) > 0) {
 			n++;
 			if (fn)
@@ -334,6 +408,6 @@ int devpm_verdict_case_end(const char *casename)
 
 	if (!b)
 		return 0;
-	return devpm_verdict_tree(b, DEVPM_V_ALL, print_case_failure,
-				  (void *)casename);
+	return devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED,
+				  print_case_failure, (void *)casename);
 }

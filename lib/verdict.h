@@ -36,7 +36,15 @@ enum devpm_verdict_rule {
 	DEVPM_V_LEAK = 2,
 	DEVPM_V_SUSPEND = 4,
 	DEVPM_V_ALL = 7,
+	/* In devpm_verdict_tree(): the suspend rule for touched devices only. */
+	DEVPM_V_TOUCHED = 8,
 };
+
+/*
+ * A device the running case reported on (report.c calls it for every
+ * device line): after the case, the suspend rule applies to it.
+ */
+void devpm_verdict_touched(const char *dev);
 
 /*
  * Start watching runtime callbacks' errors for this program (a private
@@ -70,8 +78,9 @@ int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 		       void *arg);
 
 /*
- * After a case restored its knobs: devpm_verdict_tree(all rules) against
- * the process's baseline, printing "# verdict: <why> (left by case C)"
+ * After a case restored its knobs: devpm_verdict_tree() against the
+ * process's baseline - error and leak for every device, suspend for those
+ * the case reported on - printing "# verdict: <why> (left by case C)"
  * per device.  Returns the number of failures.
  */
 int devpm_verdict_case_end(const char *casename);
