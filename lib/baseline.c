@@ -308,3 +308,28 @@ void devpm_baseline_reset(void)
 	devpm_baseline_free(&the_baseline);
 	have_baseline = false;
 }
+
+bool devpm_baseline_apply(struct devpm_dev *d)
+{
+	const struct devpm_base_dev *b;
+	struct devpm_rpm *r = &d->rpm;
+
+	if (!have_baseline)
+		return false;
+	b = devpm_baseline_find(&the_baseline, d->path);
+	if (!b || strcmp(b->driver, d->driver))
+		return false;
+	r->have_status = b->status[0];
+	copy(r->status, sizeof(r->status), b->status);
+	r->have_control = b->control[0];
+	copy(r->control, sizeof(r->control), b->control);
+	r->have_usage = b->usage >= 0;
+	r->usage = b->usage;
+	r->have_active_kids = b->active_kids >= 0;
+	r->active_kids = b->active_kids;
+	if (b->enabled[0]) {
+		r->have_enabled = true;
+		copy(r->enabled, sizeof(r->enabled), b->enabled);
+	}
+	return true;
+}

@@ -73,6 +73,15 @@ const struct devpm_base_dev *devpm_baseline_find(const struct devpm_baseline *b,
 						 const char *name_or_path);
 
 /*
+ * d as it was at baseline: its runtime status, control, usage and active
+ * children from the process's baseline, when the device is in it with the
+ * same driver (false otherwise, d unchanged).  Roles ("its driver keeps
+ * the probe's reference", "can suspend") come from this, never from a
+ * state an earlier case may have caused.
+ */
+bool devpm_baseline_apply(struct devpm_dev *d);
+
+/*
  * The process's baseline: the file DEVPM_BASELINE names, else one taken
  * now (once).  NULL when neither works (devpm_error() says why).
  */

@@ -29,6 +29,7 @@
 #include "vfio.h"
 #include "baseline.h"
 #include "verdict.h"
+#include "cycle.h"
 
 #define DEVPM_VERSION "0.1.0"
 

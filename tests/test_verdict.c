@@ -258,6 +258,37 @@ TEST_F(tree, other_driver_not_compared)
 					  sizeof(why))) TH_LOG("%s", why);
 }
 
+/* Rule 4: control cycles balance, and a drift names its cycle. */
+TEST_F(tree, control_cycles)
+{
+	struct devpm_cycle c;
+	struct devpm_dev d;
+
+	ASSERT_EQ(0, devpm_journal_open_owner(self->jdir));
+	ASSERT_NE(NULL, devpm_baseline());
+	ASSERT_EQ(0, devpm_dev_open(&d, GOOD));
+	EXPECT_EQ(0, devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c))
+		TH_LOG("%s", c.why);
+	EXPECT_EQ(DEVPM_CYCLES_MIN, c.done);
+	EXPECT_EQ(0, c.drift);
+	EXPECT_STREQ("runtime_usage", c.usage_src);
+	/* Its runtime_resume took a reference it never drops. */
+	tree_put(self->root, GOOD "/power/runtime_usage", "1");
+	EXPECT_EQ(1, devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c));
+	EXPECT_EQ(1, c.drift);
+	EXPECT_STREQ("cycle 1 of 10: usage count 1 (runtime_usage, control=on's not counted) after suspending again, baseline 0",
+		     c.why);
+	/* It never suspends again: the cycle and the diagnosis. */
+	tree_put(self->root, GOOD "/power/runtime_usage", "0");
+	tree_put(self->root, GOOD "/power/runtime_status", "active");
+	EXPECT_EQ(1, devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c));
+	EXPECT_EQ(1, c.drift);
+	EXPECT_NE(NULL, strstr(c.why, "cycle 1 of 10: not suspended 50 ms after control=auto"))
+		TH_LOG("%s", c.why);
+	devpm_journal_restore_all();
+	devpm_journal_close();
+}
+
 /* A recorded tree judged against itself: no false failure. */
 TEST(recorded_trees_against_themselves)
 {

@@ -95,11 +95,25 @@ static inline bool pdev_child_forbidden(const struct devpm_dev *d)
  */
 static inline void pdev_classify(struct pdev *p)
 {
+	struct devpm_dev at;
+
 	devpm_dev_snapshot(&p->d);
-	devpm_pci_role(&p->d, &p->role);
-	p->busy = p->role.role == DEVPM_PCI_HELD && p->d.rpm.have_active_kids &&
-		  p->d.rpm.active_kids > 0 &&
-		  p->role.held <= p->d.rpm.active_kids &&
+	/* The role is the baseline's: a leak is a failure, not an excuse. */
+	at = p->d;
+	if (devpm_baseline_apply(&at)) {
+		devpm_pci_role(&at, &p->role);
+		if (p->role.role == DEVPM_PCI_HELD) {
+			size_t l = strlen(p->role.why);
+
+			snprintf(p->role.why + l, sizeof(p->role.why) - l,
+				 " at baseline: it never let runtime PM suspend the device");
+		}
+	} else {
+		devpm_pci_role(&at, &p->role);
+	}
+	p->busy = p->role.role == DEVPM_PCI_HELD && at.rpm.have_active_kids &&
+		  at.rpm.active_kids > 0 &&
+		  p->role.held <= at.rpm.active_kids &&
 		  pdev_child_forbidden(&p->d);
 }
 
