@@ -25,6 +25,12 @@ static void copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
+long devpm_usage_held(long usage, const char *control, long delay_ms)
+{
+	return usage - !strcmp(control ? control : "", "on") -
+	       (delay_ms != LONG_MIN && delay_ms < 0);
+}
+
 void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b)
 {
 	const struct devpm_rpm *r = &d->rpm;
@@ -45,7 +51,7 @@ void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b)
 		copy(b->enabled, sizeof(b->enabled), r->enabled);
 	b->autosuspend_delay_ms = r->have_autosuspend ?
 		r->autosuspend_delay_ms : LONG_MIN;
-	held = b->usage - !strcmp(b->control, "on");
+	held = devpm_usage_held(b->usage, b->control, b->autosuspend_delay_ms);
 
 	b->could_suspend = false;
 	if (!b->status[0] || !strcmp(b->status, "unsupported"))
@@ -63,6 +69,9 @@ void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b)
 		copy(b->role, sizeof(b->role), "usage_unknown");
 	else if (held > 0)
 		copy(b->role, sizeof(b->role), "usage_held");
+	else if (b->autosuspend_delay_ms != LONG_MIN &&
+		 b->autosuspend_delay_ms < 0)
+		copy(b->role, sizeof(b->role), "autosuspend_off");
 	else if (b->active_kids > 0)
 		copy(b->role, sizeof(b->role), "active_children");
 	else if (!strcmp(b->control, "on")) {
@@ -74,10 +83,63 @@ void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b)
 	}
 }
 
+/*
+ * A run often starts while the kernel still probes (a disk scan holds its
+ * controller): the counts are read again until a pass changes none of
+ * them, with back-off and a bound, and a count that never settled is
+ * taken at its lowest (references come on top of the steady state).
+ */
+#define SETTLE_MS 5000
+
+struct settle {
+	struct devpm_dev *list;
+	size_t n;
+	long *min;
+	bool changed;
+};
+
+static void reread(struct devpm_dev *d, long *min, bool *changed)
+{
+	char p[DEVPM_PATH_MAX];
+	long v;
+
+	if (d->rpm.have_usage &&
+	    !devpm_fmt(p, sizeof(p), "%s/power/runtime_usage", d->path) &&
+	    !devpm_read_long(p, &v) && v != d->rpm.usage) {
+		d->rpm.usage = v;
+		*changed = true;
+	}
+	if (d->rpm.have_usage && d->rpm.usage < *min)
+		*min = d->rpm.usage;
+	if (d->rpm.have_active_kids &&
+	    !devpm_fmt(p, sizeof(p), "%s/power/runtime_active_kids",
+		       d->path) &&
+	    !devpm_read_long(p, &v) && v != d->rpm.active_kids) {
+		d->rpm.active_kids = v;
+		*changed = true;
+	}
+	if (d->rpm.have_status &&
+	    !devpm_fmt(p, sizeof(p), "%s/power/runtime_status", d->path))
+		devpm_read_str(p, d->rpm.status, sizeof(d->rpm.status));
+}
+
+static bool settled(void *arg)
+{
+	struct settle *st = arg;
+	size_t i;
+
+	st->changed = false;
+	for (i = 0; i < st->n; i++)
+		reread(&st->list[i], &st->min[i], &st->changed);
+	return !st->changed;
+}
+
 int devpm_baseline_take(struct devpm_baseline *b)
 {
 	struct devpm_dev *list = NULL;
+	struct settle st;
 	size_t n = 0, i;
+	bool calm;
 	int r;
 
 	memset(b, 0, sizeof(*b));
@@ -85,16 +147,29 @@ int devpm_baseline_take(struct devpm_baseline *b)
 	if (r < 0)
 		return r;
 	b->v = calloc(n ? n : 1, sizeof(*b->v));
-	if (!b->v) {
+	st.min = calloc(n ? n : 1, sizeof(*st.min));
+	if (!b->v || !st.min) {
+		free(b->v);
+		free(st.min);
 		free(list);
+		b->v = NULL;
 		return devpm_fail(ENOMEM, "out of memory");
 	}
+	for (i = 0; i < n; i++)
+		st.min[i] = list[i].rpm.have_usage ? list[i].rpm.usage : 0;
+	st.list = list;
+	st.n = n;
+	calm = settled(&st) || devpm_poll_until(settled, &st, SETTLE_MS);
 	for (i = 0; i < n; i++) {
+		if (!calm && list[i].rpm.have_usage)
+			list[i].rpm.usage = st.min[i];
 		devpm_baseline_judge(&list[i], &b->v[i]);
 		b->have_usage |= list[i].rpm.have_usage;
 	}
 	b->n = n;
-	copy(b->source, sizeof(b->source), "taken at start");
+	copy(b->source, sizeof(b->source), calm ? "taken at start" :
+	     "taken at start, not settled in 5 s: lowest counts");
+	free(st.min);
 	free(list);
 	return 0;
 }

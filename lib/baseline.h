@@ -53,6 +53,15 @@ struct devpm_baseline {
 	char source[DEVPM_PATH_MAX];	/* the file, or "taken at start" */
 };
 
+/*
+ * References beyond the ones user space's knobs hold: control=on holds
+ * one (pm_runtime_forbid()), and so does a negative autosuspend delay of
+ * a driver that uses autosuspend (update_autosuspend() in
+ * drivers/base/power/runtime.c; autosuspend_delay_ms is readable only
+ * then).  delay_ms: LONG_MIN when unreadable.
+ */
+long devpm_usage_held(long usage, const char *control, long delay_ms);
+
 /* Role and could_suspend of one device from its snapshot. */
 void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b);
 

@@ -8,6 +8,7 @@
  * where it was, and a device that suspended before suspends again.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,7 +17,9 @@
 
 static long held(const struct devpm_rpm *r)
 {
-	return r->usage - (r->have_control && !strcmp(r->control, "on"));
+	return devpm_usage_held(r->usage, r->have_control ? r->control : "",
+				r->have_autosuspend ? r->autosuspend_delay_ms :
+				LONG_MIN);
 }
 
 /* The usage count after cycle i: runtime_usage, else the trace's. */
@@ -64,7 +67,8 @@ int devpm_cycle_control(struct devpm_dev *d, struct devpm_trace *t, int n,
 		return r;
 	devpm_dev_snapshot(d);
 	if (base && base->usage >= 0)
-		c->usage0 = base->usage - !strcmp(base->control, "on");
+		c->usage0 = devpm_usage_held(base->usage, base->control,
+					     base->autosuspend_delay_ms);
 	else if (d->rpm.have_usage)
 		c->usage0 = held(&d->rpm);
 	else

@@ -178,6 +178,12 @@ static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 	if (!devpm_fmt(p, sizeof(p), "%s/power/control", b->path))
 		d->rpm.have_control = !devpm_read_str(p, d->rpm.control,
 						      sizeof(d->rpm.control));
+	/* Readable only when the driver uses autosuspend (EIO otherwise). */
+	if (b->autosuspend_delay_ms != LONG_MIN &&
+	    !devpm_fmt(p, sizeof(p), "%s/power/autosuspend_delay_ms",
+		       b->path))
+		d->rpm.have_autosuspend =
+			!devpm_read_long(p, &d->rpm.autosuspend_delay_ms);
 	if (!devpm_fmt(p, sizeof(p), "%s/driver", b->path) &&
 	    !devpm_real_path(real, sizeof(real), p)) {
 		n = readlink(real, target, sizeof(target) - 1);
@@ -224,9 +230,10 @@ static int rule_error(const struct devpm_base_dev *b,
 	return 0;
 }
 
-static long held(long usage, const char *control)
+static long held(const struct devpm_rpm *r)
 {
-	return usage - !strcmp(control, "on");
+	return devpm_usage_held(r->usage, r->control, r->have_autosuspend ?
+				r->autosuspend_delay_ms : LONG_MIN);
 }
 
 struct usage_wait {
@@ -241,13 +248,14 @@ static bool usage_back(void *arg)
 
 	if (quick(w->b, w->d) < 0 || !w->d->rpm.have_usage)
 		return true;
-	return held(w->d->rpm.usage, w->d->rpm.control) <= w->limit;
+	return held(&w->d->rpm) <= w->limit;
 }
 
 static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 		     char *why, size_t len)
 {
-	struct usage_wait w = { b, d, held(b->usage, b->control) };
+	struct usage_wait w = { b, d, devpm_usage_held(b->usage, b->control,
+						       b->autosuspend_delay_ms) };
 
 	if (b->usage < 0 || !d->rpm.have_usage || usage_back(&w))
 		return 0;
@@ -257,7 +265,7 @@ static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 		 "%s (driver %s): usage count %ld (control=%s) above its baseline %ld (control=%s): %ld reference(s) leaked",
 		 b->name, drv(d), d->rpm.usage, d->rpm.control, b->usage,
 		 b->control[0] ? b->control : "-",
-		 held(d->rpm.usage, d->rpm.control) - w.limit);
+		 held(&d->rpm) - w.limit);
 	return 1;
 }
 

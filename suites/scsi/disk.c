@@ -710,7 +710,8 @@ static long baseline_usage(const struct devpm_dev *d)
 
 	if (!b || b->usage < 0 || strcmp(b->driver, d->driver))
 		return -1;
-	return b->usage - !strcmp(b->control, "on");
+	return devpm_usage_held(b->usage, b->control,
+				b->autosuspend_delay_ms);
 }
 
 TEST_F(scsi, usage_balanced_after_cycles)
