@@ -30,6 +30,7 @@
 #include "baseline.h"
 #include "verdict.h"
 #include "cycle.h"
+#include "mock.h"
 
 #define DEVPM_VERSION "0.1.0"
 
