@@ -55,7 +55,8 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
-.PHONY: all deps check check-unit lint qemu qemu-check install clean \
+.PHONY: all deps check check-unit lint qemu qemu-check qemu-planted \
+	install clean \
 	headers fixtures
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
@@ -131,6 +132,10 @@ SAN_AGENT_LIB	:= $(filter-out $(O)/san/qemu/agent.o $(O)/san/qemu/serve.o,\
 		   $(AGENT_SRC:%.c=$(O)/san/%.o))
 SELFTEST_SRC	:= $(sort $(wildcard qemu/selftest/*.c))
 SELFTEST_BIN	:= $(SELFTEST_SRC:qemu/selftest/%.c=$(O)/qemu/selftest/selftest/%)
+# Planted-bug programs (qemu/planted/): the verdict rules' negative
+# controls, booted only by `make qemu-planted`.
+PLANTED_SRC	:= $(sort $(wildcard qemu/planted/*.c))
+PLANTED_BIN	:= $(PLANTED_SRC:qemu/planted/%.c=$(O)/qemu/planted/planted/%)
 QEMU_VARS	:= SUITES TEST PROFILE KERNEL_PKG KERNEL MODULES KCONFIG \
 		   EXTRA_MODULES QEMU_ARGS BOOT ACCEL QEMU_TIMEOUT
 export $(QEMU_VARS)
@@ -142,6 +147,11 @@ $(O)/devpm-qemu-agent: $(AGENT_OBJ)
 	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ)
 
 $(O)/qemu/selftest/selftest/%: qemu/selftest/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
+
+$(O)/qemu/planted/planted/%: qemu/planted/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
@@ -166,6 +176,9 @@ qemu: deps all $(O)/devpm-qemu-agent
 
 qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN)
 	@bash qemu/run.sh O=$(O) --check
+
+qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
+	@bash qemu/run.sh O=$(O) --planted
 
 check: check-unit lint qemu-check
 

@@ -61,8 +61,8 @@
 #define DEVPM_CASE_VERDICT() do { \
 	int __n = devpm_case_verdict(_metadata->name); \
 	if (__n > 0) { \
-		TH_LOG("%d device(s) left broken by this case (see the verdict lines)", \
-		       __n); \
+		TH_LOG("%s%s", devpm_verdict_first(), __n > 1 ? \
+		       " (and more: see the verdict lines)" : ""); \
 		_metadata->skip = 0; \
 		_metadata->passed = 0; \
 	} \

@@ -104,6 +104,7 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 
 off_t devpm_case_setup(void)
 {
+	devpm_verdict_case_begin();
 	return devpm_journal_mark();
 }
 

@@ -202,14 +202,60 @@ static const char *drv(const struct devpm_dev *d)
 	return d->driver[0] ? d->driver : "no driver";
 }
 
+/* Each device's state when the case began (held usage, error). */
+struct at_start {
+	long held;		/* LONG_MIN unknown */
+	bool error;
+};
+static struct at_start *start;
+static size_t nstart;
+static char first_why[768];
+
+static long held(const struct devpm_rpm *r);
+static int quick(const struct devpm_base_dev *b, struct devpm_dev *d);
+
+void devpm_verdict_case_begin(void)
+{
+	const struct devpm_baseline *b;
+	struct devpm_dev d;
+	size_t i;
+
+	if (!watching)
+		return;
+	b = devpm_baseline();
+	free(start);
+	start = b ? calloc(b->n ? b->n : 1, sizeof(*start)) : NULL;
+	nstart = start ? b->n : 0;
+	for (i = 0; i < nstart; i++) {
+		start[i].held = LONG_MIN;
+		if (!b->v[i].status[0] || quick(&b->v[i], &d) < 0)
+			continue;
+		if (d.rpm.have_usage)
+			start[i].held = held(&d.rpm);
+		start[i].error = d.rpm.have_status &&
+				 !strcmp(d.rpm.status, "error");
+	}
+}
+
+static const struct at_start *at_start(const struct devpm_baseline *b,
+				       const struct devpm_base_dev *base)
+{
+	size_t i = base - b->v;
+
+	return start && i < nstart ? &start[i] : NULL;
+}
+
 static int rule_error(const struct devpm_base_dev *b,
-		      const struct devpm_dev *d, char *why, size_t len)
+		      const struct devpm_dev *d, const struct at_start *s,
+		      char *why, size_t len)
 {
 	const struct seen_error *e;
 	char eb[48], cb[160] = "";
 
 	if (!strcmp(b->status, "error") || is_expected(b))
 		return 0;	/* at baseline: classify's failure */
+	if (s && s->error)
+		return 0;	/* an earlier case's: failed there */
 	harvest();
 	e = first_error(b->name);
 	if (e)
@@ -218,8 +264,9 @@ static int rule_error(const struct devpm_base_dev *b,
 			 devpm_verdict_errno(e->ret, eb, sizeof(eb)));
 	if (d->rpm.have_status && !strcmp(d->rpm.status, "error")) {
 		snprintf(why, len, "%s (driver %s): runtime_status=error%s%s",
-			 b->name, drv(d), cb[0] ? cb : "",
-			 cb[0] ? "" : " (no callback error in the trace)");
+			 b->name, drv(d), cb,
+			 cb[0] || !watch ? "" :
+			 " (no callback error in the trace)");
 		return 1;
 	}
 	if (e) {
@@ -252,10 +299,15 @@ static bool usage_back(void *arg)
 }
 
 static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
-		     char *why, size_t len)
+		     const struct at_start *s, char *why, size_t len)
 {
 	struct usage_wait w = { b, d, devpm_usage_held(b->usage, b->control,
 						       b->autosuspend_delay_ms) };
+	long base = w.limit;
+
+	/* Above baseline already when the case began: not this case's. */
+	if (s && s->held != LONG_MIN && s->held > w.limit)
+		w.limit = s->held;
 
 	if (b->usage < 0 || !d->rpm.have_usage || usage_back(&w))
 		return 0;
@@ -265,7 +317,7 @@ static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 		 "%s (driver %s): usage count %ld (control=%s) above its baseline %ld (control=%s): %ld reference(s) leaked",
 		 b->name, drv(d), d->rpm.usage, d->rpm.control, b->usage,
 		 b->control[0] ? b->control : "-",
-		 held(&d->rpm) - w.limit);
+		 held(&d->rpm) - base);
 	return 1;
 }
 
@@ -330,6 +382,7 @@ int devpm_verdict_device(const struct devpm_baseline *b, const char *dev,
 			 unsigned int rules, char *why, size_t len)
 {
 	const struct devpm_base_dev *base = devpm_baseline_find(b, dev);
+	const struct at_start *s;
 	struct devpm_dev d;
 	int r;
 
@@ -341,12 +394,13 @@ int devpm_verdict_device(const struct devpm_baseline *b, const char *dev,
 		return 0;	/* gone: its remover's business */
 	if (r < 0)
 		return r;
-	if ((rules & DEVPM_V_ERROR) && rule_error(base, &d, why, len))
+	s = (rules & DEVPM_V_SINCE_CASE) ? at_start(b, base) : NULL;
+	if ((rules & DEVPM_V_ERROR) && rule_error(base, &d, s, why, len))
 		return 1;
 	/* Another driver now (the case bound one): counts differ by design. */
 	if (strcmp(d.driver, base->driver))
 		return 0;
-	if ((rules & DEVPM_V_LEAK) && rule_leak(base, &d, why, len))
+	if ((rules & DEVPM_V_LEAK) && rule_leak(base, &d, s, why, len))
 		return 1;
 	if ((rules & DEVPM_V_SUSPEND) && rule_suspend(base, &d, why, len))
 		return 1;
@@ -406,6 +460,8 @@ int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 static void print_case_failure(void *arg, const char *dev, const char *why)
 {
 	(void)dev;
+	if (!first_why[0])
+		snprintf(first_why, sizeof(first_why), "%s", why);
 	printf("# verdict: %s (left by case %s)\n", why, (const char *)arg);
 	fflush(stdout);
 }
@@ -416,6 +472,13 @@ int devpm_verdict_case_end(const char *casename)
 
 	if (!b)
 		return 0;
-	return devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED,
-				  print_case_failure, (void *)casename);
+	first_why[0] = '\0';
+	return devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED |
+				  DEVPM_V_SINCE_CASE, print_case_failure,
+				  (void *)casename);
+}
+
+const char *devpm_verdict_first(void)
+{
+	return first_why;
 }

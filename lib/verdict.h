@@ -38,7 +38,16 @@ enum devpm_verdict_rule {
 	DEVPM_V_ALL = 7,
 	/* In devpm_verdict_tree(): the suspend rule for touched devices only. */
 	DEVPM_V_TOUCHED = 8,
+	/*
+	 * Against the state at devpm_verdict_case_begin() too: a count
+	 * already above baseline, or an error, when the case began is an
+	 * earlier case's (failed there, and in the final re-check).
+	 */
+	DEVPM_V_SINCE_CASE = 16,
 };
+
+/* Each device's state as a case begins (devpm_case_setup() calls it). */
+void devpm_verdict_case_begin(void);
 
 /*
  * A device the running case reported on (report.c calls it for every
@@ -79,8 +88,8 @@ int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 
 /*
  * After a case restored its knobs: devpm_verdict_tree() against the
- * process's baseline - error and leak for every device, suspend for those
- * the case reported on - printing "# verdict: <why> (left by case C)"
+ * process's baseline and the state when the case began - error and leak
+ * for every device, suspend for those the case reported on - printing "# verdict: <why> (left by case C)"
  * per device.  Returns the number of failures.
  */
 int devpm_verdict_case_end(const char *casename);
@@ -93,6 +102,9 @@ int devpm_verdict_case_end(const char *casename);
 struct devpm_event;
 void devpm_verdict_event(const struct devpm_event *ev);
 void devpm_verdict_forget(void);
+
+/* The first failure devpm_verdict_case_end() printed ("" none). */
+const char *devpm_verdict_first(void);
 
 /* "-5 (EIO)" style name of an errno value. */
 const char *devpm_verdict_errno(int ret, char *buf, size_t len);

@@ -171,7 +171,7 @@ TEST_F(tree, error_fails_naming_callback)
 	tree_put(self->root, GOOD "/power/runtime_status", "error");
 	EXPECT_EQ(1, devpm_verdict_device(&self->b, GOOD, DEVPM_V_ERROR, why,
 					  sizeof(why)));
-	EXPECT_STREQ("0000:00:02.0 (driver mockdrv): runtime_status=error (no callback error in the trace)",
+	EXPECT_STREQ("0000:00:02.0 (driver mockdrv): runtime_status=error",
 		     why);
 	ASSERT_EQ(0, devpm_trace_parse_line("  kworker/0:1-12  [000] d..1.   5.000001: rpm_return_int: rpm_resume+0x1a0/0x5e0:0000:00:02.0 ret=-5",
 					    &ev));
@@ -192,6 +192,36 @@ TEST_F(tree, error_fails_naming_callback)
 	/* In error at baseline: classify's failure, not every case's. */
 	EXPECT_EQ(0, devpm_verdict_device(&self->b, ERR, DEVPM_V_ERROR, why,
 					  sizeof(why)));
+}
+
+/*
+ * After a case: a leak already there when the case began is an earlier
+ * case's (failed there and in the final re-check); a new one is this
+ * case's.
+ */
+TEST_F(tree, case_blamed_only_for_its_own)
+{
+	devpm_verdict_watch();	/* no tracefs on a recorded tree: status only */
+	ASSERT_NE(NULL, devpm_baseline());
+	tree_put(self->root, FORB "/power/runtime_usage", "2");
+	devpm_verdict_case_begin();
+	EXPECT_EQ(0, devpm_verdict_case_end("second"));
+	/* Negative control: the same leak, begun clean, is this case's. */
+	tree_put(self->root, FORB "/power/runtime_usage", "1");
+	devpm_verdict_case_begin();
+	tree_put(self->root, FORB "/power/runtime_usage", "2");
+	EXPECT_EQ(1, devpm_verdict_case_end("first"));
+	EXPECT_STREQ("0000:00:03.0 (driver mockdrv): usage count 2 (control=on) above its baseline 1 (control=on): 1 reference(s) leaked",
+		     devpm_verdict_first());
+	/* And an error there at the start, likewise. */
+	tree_put(self->root, FORB "/power/runtime_usage", "1");
+	tree_put(self->root, GOOD "/power/runtime_status", "error");
+	devpm_verdict_case_begin();
+	EXPECT_EQ(0, devpm_verdict_case_end("third"));
+	/* The final re-check (no case) sees both. */
+	tree_put(self->root, FORB "/power/runtime_usage", "2");
+	EXPECT_EQ(2, devpm_verdict_tree(devpm_baseline(), DEVPM_V_ERROR |
+					DEVPM_V_LEAK, NULL, NULL));
 }
 
 /* Ordinary returns (-EAGAIN, -EBUSY, -EACCES, ...) are no errors. */
