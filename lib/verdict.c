@@ -257,7 +257,12 @@ static int rule_error(const struct devpm_base_dev *b,
 	if (s && s->error)
 		return 0;	/* an earlier case's: failed there */
 	harvest();
-	e = first_error(b->name);
+	/*
+	 * Trace events name a device by dev_name() only, which a class
+	 * device may share (a misc node named as its parent): a device
+	 * without runtime PM at baseline runs no runtime callback.
+	 */
+	e = strcmp(b->status, "unsupported") ? first_error(b->name) : NULL;
 	if (e)
 		snprintf(cb, sizeof(cb), ": %s failed, %s returned %s",
 			 callback_of(e->func), e->func,

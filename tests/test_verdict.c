@@ -22,6 +22,7 @@
 #define HELD PCI0 "/0000:00:04.0"	/* control on, usage 2: held */
 #define ERR  PCI0 "/0000:00:05.0"	/* error at baseline */
 #define KID  PCI0 "/0000:00:06.0"	/* its child is active */
+#define TWIN GOOD "/misc/0000:00:02.0"	/* class device, GOOD's name */
 
 FIXTURE(tree) {
 	char *root;
@@ -42,6 +43,7 @@ FIXTURE_SETUP(tree)
 		    1);
 	tree_device(self->root, KID "/child", NULL, NULL, "on", "active", 1,
 		    0);
+	tree_device(self->root, TWIN, NULL, NULL, NULL, "unsupported", 0, 0);
 	ASSERT_EQ(0, tree_use(self->root, self->jdir, sizeof(self->jdir)));
 	ASSERT_EQ(0, devpm_baseline_take(&self->b));
 	devpm_verdict_forget();
@@ -185,6 +187,9 @@ TEST_F(tree, error_fails_naming_callback)
 	EXPECT_EQ(1, devpm_verdict_device(&self->b, GOOD, DEVPM_V_ERROR, why,
 					  sizeof(why)));
 	EXPECT_NE(NULL, strstr(why, "was error: runtime_resume callback failed"));
+	/* A class device of the same name without runtime PM: not it. */
+	EXPECT_EQ(0, devpm_verdict_device(&self->b, TWIN, DEVPM_V_ERROR, why,
+					  sizeof(why))) TH_LOG("%s", why);
 	/* A case that caused it on purpose says so. */
 	devpm_verdict_expect_error("0000:00:02.0");
 	EXPECT_EQ(0, devpm_verdict_device(&self->b, GOOD, DEVPM_V_ERROR, why,

@@ -86,8 +86,9 @@ TEST_F(planted, usage_balanced_after_cycles)
 		}
 		r = devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 2000, &c);
 		if (r)
-			devpm_sub_fail(&s, d.name, "%s",
-				       c.why[0] ? c.why : devpm_error());
+			devpm_sub_fail(&s, d.name, "%s (driver %s)",
+				       c.why[0] ? c.why : devpm_error(),
+				       d.driver);
 		else
 			devpm_sub_pass(&s, d.name,
 				       "%d control cycles, usage %ld as at baseline",
