@@ -71,8 +71,8 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
-	check-lava fuzz fuzz-cc lint qemu qemu-check install clean headers \
-	fixtures emit_tests run_tests ksft-runner
+	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted install clean \
+	headers fixtures emit_tests run_tests ksft-runner
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
@@ -210,6 +210,10 @@ SAN_AGENT_LIB	:= $(filter-out $(O)/san/qemu/agent.o $(O)/san/qemu/serve.o,\
 		   $(AGENT_SRC:%.c=$(O)/san/%.o))
 SELFTEST_SRC	:= $(sort $(wildcard qemu/selftest/*.c))
 SELFTEST_BIN	:= $(SELFTEST_SRC:qemu/selftest/%.c=$(O)/qemu/selftest/selftest/%)
+# Planted-bug programs (qemu/planted/): the verdict rules' negative
+# controls, booted only by `make qemu-planted`.
+PLANTED_SRC	:= $(sort $(wildcard qemu/planted/*.c))
+PLANTED_BIN	:= $(PLANTED_SRC:qemu/planted/%.c=$(O)/qemu/planted/planted/%)
 QEMU_VARS	:= SUITES TEST PROFILE KERNEL_PKG KERNEL MODULES KCONFIG \
 		   EXTRA_MODULES QEMU_ARGS BOOT ACCEL QEMU_TIMEOUT
 export $(QEMU_VARS)
@@ -221,6 +225,11 @@ $(O)/devpm-qemu-agent: $(AGENT_OBJ)
 	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ) -lm
 
 $(O)/qemu/selftest/selftest/%: qemu/selftest/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
+
+$(O)/qemu/planted/planted/%: qemu/planted/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
@@ -250,9 +259,12 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 	@KUNIT_PY=$(abspath $(KTREE))/tools/testing/kunit/kunit.py \
 		bash qemu/run.sh O=$(O) --check
 
+qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
+	@bash qemu/run.sh O=$(O) --planted
+
 # After the QEMU runs, their own result files pass the same checks: the
 # devpm run's and the hang self-test's (a guest killed mid-case).
-check: check-unit lint check-results fuzz check-deb qemu-check
+check: check-unit lint check-results fuzz check-deb qemu-check qemu-planted
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 

@@ -27,6 +27,9 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "baseline.h"
+#include "verdict.h"
+#include "cycle.h"
 #include "mock.h"
 
 #define DEVPM_VERSION "0.1.0"

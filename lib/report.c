@@ -9,25 +9,69 @@
 #include <string.h>
 
 #include "report.h"
+#include "baseline.h"
+#include "verdict.h"
 
-static void sub_line(struct devpm_sub *s, const char *res, const char *dev,
-		     const char *directive, const char *fmt, va_list ap)
+enum sub_res { SUB_PASS, SUB_FAIL, SUB_SKIP };
+
+/*
+ * The error rule (verdict.h) at the end of every device's block: a device
+ * whose runtime PM went into error fails, whatever the case concluded.
+ */
+static enum sub_res judge(enum sub_res res, const char *dev, char *msg,
+			  size_t len)
 {
-	char msg[512];
+	const struct devpm_baseline *b;
+	char why[768], was[512];
+
+	if (!devpm_verdict_active())
+		return res;
+	devpm_verdict_touched(dev);
+	b = devpm_baseline();
+	if (!b || devpm_verdict_device(b, dev, DEVPM_V_ERROR, why,
+				       sizeof(why)) <= 0)
+		return res;
+	snprintf(was, sizeof(was), "%s", msg);
+	if (!was[0])
+		snprintf(msg, len, "%s", why);
+	else if (res == SUB_SKIP)
+		snprintf(msg, len, "%s (the case would have skipped: %s)", why,
+			 was);
+	else
+		snprintf(msg, len, "%s; %s", why, was);
+	return SUB_FAIL;
+}
+
+/*
+ * A device's result line carries its name only, so that names compare
+ * across runs; what was measured or why goes on a "# " line before it.
+ * Only a SKIP reason follows the name, as a KTAP directive.
+ */
+static void sub_line(struct devpm_sub *s, enum sub_res res, const char *dev,
+		     const char *fmt, va_list ap)
+{
+	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	res = judge(res, dev, msg, sizeof(msg));
 	s->n++;
-	printf("    %s %d %s", res, s->n, dev);
-	if (directive)
-		printf(" # %s %s\n", directive, msg);
-	else if (msg[0])
-		printf(" # %s\n", msg);
+	if (res != SUB_SKIP && msg[0])
+		printf("    # %s\n", msg);
+	printf("    %s %d %s", res == SUB_FAIL ? "not ok" : "ok", s->n, dev);
+	if (res == SUB_SKIP)
+		printf(" # SKIP %s\n", msg);
 	else
 		printf("\n");
 	fflush(stdout);
-	if (!strcmp(res, "not ok") && !s->first_fail[0])
+	if (res == SUB_FAIL && !s->first_fail[0])
 		snprintf(s->first_fail, sizeof(s->first_fail), "%s: %s", dev,
 			 msg);
+	if (res == SUB_PASS)
+		s->pass++;
+	else if (res == SUB_FAIL)
+		s->fail++;
+	else
+		s->skip++;
 }
 
 void devpm_sub_begin(struct devpm_sub *s, const char *casename)
@@ -42,9 +86,8 @@ void devpm_sub_pass(struct devpm_sub *s, const char *dev, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	sub_line(s, "ok", dev, NULL, fmt, ap);
+	sub_line(s, SUB_PASS, dev, fmt, ap);
 	va_end(ap);
-	s->pass++;
 }
 
 void devpm_sub_fail(struct devpm_sub *s, const char *dev, const char *fmt, ...)
@@ -52,9 +95,8 @@ void devpm_sub_fail(struct devpm_sub *s, const char *dev, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	sub_line(s, "not ok", dev, NULL, fmt, ap);
+	sub_line(s, SUB_FAIL, dev, fmt, ap);
 	va_end(ap);
-	s->fail++;
 }
 
 void devpm_sub_skip(struct devpm_sub *s, const char *dev, const char *fmt, ...)
@@ -62,9 +104,8 @@ void devpm_sub_skip(struct devpm_sub *s, const char *dev, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	sub_line(s, "ok", dev, "SKIP", fmt, ap);
+	sub_line(s, SUB_SKIP, dev, fmt, ap);
 	va_end(ap);
-	s->skip++;
 }
 
 int devpm_sub_end(struct devpm_sub *s)

@@ -6,10 +6,16 @@
  * line so that a failure names the device:
  *
  *	    # Subtest: idle_devices_suspend
- *	    ok 1 0000:00:1f.2 # suspend_us=1180
- *	    not ok 2 0000:00:02.0 # still active after 1200 ms: control=on
+ *	    # suspended 1.2 ms after control=auto
+ *	    ok 1 0000:00:1f.2
+ *	    # still active after 1200 ms: control=on
+ *	    not ok 2 0000:00:02.0
  *	    ok 3 0000:00:03.0 # SKIP no PM capability
  *	    1..3
+ *
+ * The result line's name is the device alone, the same in every run; the
+ * message of a pass or failure is a "# " line just before it, a skip's
+ * reason its SKIP directive.
  *
  * Metrics are diagnostic lines the runner collects into summary.json:
  *	# METRIC <device or -> <key>=<value>

@@ -44,6 +44,30 @@
 	} \
 } while (0)
 
+/*
+ * In FIXTURE_TEARDOWN: knobs back, then the verdict rules; a device left
+ * broken fails the case, even one that passed or skipped.
+ */
+#define devpm_case_teardown(mark) do { \
+	devpm_case_restore(mark); \
+	DEVPM_CASE_VERDICT(); \
+} while (0)
+
+/*
+ * The verdict alone, for a teardown that must let go of the devices
+ * (close files, release holds) after devpm_case_restore() and before the
+ * devices are judged.
+ */
+#define DEVPM_CASE_VERDICT() do { \
+	int __n = devpm_case_verdict(_metadata->name); \
+	if (__n > 0) { \
+		TH_LOG("%s%s", devpm_verdict_first(), __n > 1 ? \
+		       " (and more: see the verdict lines)" : ""); \
+		_metadata->skip = 0; \
+		_metadata->passed = 0; \
+	} \
+} while (0)
+
 /* Expected failure: the reason says exactly why the kernel behaves so. */
 #define DEVPM_XFAIL(fmt, ...) do { \
 	devpm_note("XFAIL " fmt, ##__VA_ARGS__); \

@@ -31,8 +31,14 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
  * in FIXTURE_SETUP / FIXTURE_TEARDOWN:
  *	self->mark = devpm_case_setup();
  *	devpm_case_teardown(self->mark);
+ * devpm_case_teardown() (test.h) puts the knobs back, then judges every
+ * device against the baseline (verdict.h) and fails the case for each
+ * device it left in error, with a leaked reference or unable to suspend.
  */
 off_t devpm_case_setup(void);
-void devpm_case_teardown(off_t mark);
+/* Put back what the case wrote since mark. */
+void devpm_case_restore(off_t mark);
+/* The verdict rules after a case: the number of failures. */
+int devpm_case_verdict(const char *casename);
 
 #endif

@@ -20,6 +20,32 @@ static void usage(const char *prog)
 		prog);
 }
 
+/*
+ * Judge every case against the run's baseline (verdict.h): read the one
+ * `devpm run` wrote, or take one now when run by hand, before any case.
+ */
+static int verdict_begin(void)
+{
+	const char *file = getenv(DEVPM_BASELINE_ENV);
+	const struct devpm_baseline *b = devpm_baseline();
+
+	if (!b && file && file[0]) {
+		fprintf(stderr, "%s; unset %s to take a baseline at start\n",
+			devpm_error(), DEVPM_BASELINE_ENV);
+		return DEVPM_EXIT_USAGE;
+	}
+	if (!b) {
+		printf("# baseline: none (%s): verdict rules off\n",
+		       devpm_error());
+		return -1;
+	}
+	printf("# baseline: %s, %zu devices%s\n", b->source, b->n,
+	       b->have_usage ? "" :
+	       "; no runtime_usage (CONFIG_PM_ADVANCED_DEBUG off): usage leaks are not judged");
+	devpm_verdict_watch();
+	return -1;
+}
+
 /* Returns an exit code, or -1 to go on and run the harness. */
 int devpm_test_begin(const struct devpm_test_info *info, int argc,
 		     char **argv, enum devpm_test_mode *mode,
@@ -73,16 +99,24 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 			return DEVPM_EXIT_SKIP;
 		}
 	}
-	return -1;
+	return verdict_begin();
 }
 
 off_t devpm_case_setup(void)
 {
+	devpm_verdict_case_begin();
 	return devpm_journal_mark();
 }
 
-void devpm_case_teardown(off_t mark)
+void devpm_case_restore(off_t mark)
 {
 	if (devpm_journal_restore_since(mark) < 0)
 		fprintf(stderr, "# restore: %s\n", devpm_error());
+}
+
+int devpm_case_verdict(const char *casename)
+{
+	if (!devpm_verdict_active())
+		return 0;
+	return devpm_verdict_case_end(casename);
 }

@@ -40,6 +40,7 @@ struct devpm_trace {
 	char **enabled;			/* "system/event" we enabled */
 	size_t nenabled;
 	bool user_filter;		/* filter too long for the kernel */
+	bool errors_only;		/* rpm_return_int errors only */
 	char line[1024];		/* partial line from the pipe */
 	size_t linelen;
 	struct devpm_event *ev;
@@ -262,6 +263,17 @@ static struct devpm_trace *start_failed(struct devpm_trace *t, int r)
 	return NULL;
 }
 
+/*
+ * Errors a runtime-PM call returns in normal operation, from
+ * rpm_check_suspend_allowed(), rpm_suspend() and rpm_resume() in
+ * drivers/base/power/runtime.c: -EAGAIN (usage held), -EBUSY (children,
+ * or a callback's "not now"), -EINPROGRESS, -EACCES (disabled), -EPERM
+ * (resume latency 0).  Any other negative return is a callback's error,
+ * which the PM core keeps as runtime_error (status "error").
+ */
+#define RPM_ERROR_FILTER \
+	"ret < 0 && ret != -11 && ret != -16 && ret != -115 && ret != -13 && ret != -1"
+
 static int instance_setup(struct devpm_trace *t, const char *tfs)
 {
 	int i, n = 0, r, tries = 0;
@@ -284,7 +296,10 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 	if (!r && dir_has(t->dir, "buffer_percent"))
 		r = tfs_write(t->dir, "buffer_percent", "0");
 	for (i = 0; !r && rpm_events[i]; i++) {
-		r = enable_event(t, "rpm", rpm_events[i], NULL);
+		if (t->errors_only && strcmp(rpm_events[i], "rpm_return_int"))
+			continue;
+		r = enable_event(t, "rpm", rpm_events[i], t->errors_only ?
+				 RPM_ERROR_FILTER : NULL);
 		if (!r)
 			n++;
 		else if (r == -ENOENT)
@@ -300,7 +315,8 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 	return r;
 }
 
-struct devpm_trace *devpm_trace_start(const char *const *devs)
+static struct devpm_trace *trace_start(const char *const *devs,
+				       bool errors_only)
 {
 	struct devpm_trace *t;
 	char pipe[PATH_MAX + 16];
@@ -321,6 +337,7 @@ struct devpm_trace *devpm_trace_start(const char *const *devs)
 		return NULL;
 	}
 	t->fd = -1;
+	t->errors_only = errors_only;
 	for (i = 0; devs && devs[i]; i++) {
 		r = strv_add(&t->devs, &t->ndevs, devs[i]);
 		if (r < 0)
@@ -335,6 +352,16 @@ struct devpm_trace *devpm_trace_start(const char *const *devs)
 		return start_failed(t, devpm_fail(errno, "%s: %s", pipe,
 						  strerror(errno)));
 	return t;
+}
+
+struct devpm_trace *devpm_trace_start(const char *const *devs)
+{
+	return trace_start(devs, false);
+}
+
+struct devpm_trace *devpm_trace_start_rpm_errors(void)
+{
+	return trace_start(NULL, true);
 }
 
 int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,

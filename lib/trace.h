@@ -52,6 +52,13 @@ const char *devpm_tracefs(void);
  * usable; callers then poll (wait.h does that).
  */
 struct devpm_trace *devpm_trace_start(const char *const *devs);
+/*
+ * A trace of every device's rpm_return_int events with an error return
+ * other than the ordinary ones (-EAGAIN, -EBUSY, -EINPROGRESS, -EACCES,
+ * -EPERM): the runtime callbacks' failures (verdict.h).
+ */
+struct devpm_trace *devpm_trace_start_rpm_errors(void);
+
 /* Enable one more event ("system:event"), optional filter (NULL: none). */
 int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
 			  const char *filter);

@@ -33,13 +33,15 @@ cd "$ROOT" || exit 2
 check=0
 ksft_only=0
 image_dir=
+planted=0
 for arg; do
 	case $arg in
 	O=*) O=${arg#O=} ;;
 	--check) check=1 ;;
 	--kselftest) check=1 ksft_only=1 ;;
 	--image=*) image_dir=${arg#--image=} ;;
-	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR)" >&2
+	--planted) planted=1 ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -69,6 +71,7 @@ DEVPM_BIN=$B/devpm
 AGENT=$B/devpm-qemu-agent
 SUITES_SRC=$B/suites
 SELFTEST_SRC=$B/qemu/selftest
+PLANTED_SRC=$B/qemu/planted
 FIXTURES_BUILD=$B/fixtures
 [ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] ||
 	die "$O/devpm or $O/devpm-qemu-agent missing; run 'make qemu' rather than qemu/run.sh"
@@ -125,6 +128,10 @@ if [ $check = 1 ]; then
 		die "$O/kselftest missing; run 'make qemu-check' rather than qemu/run.sh --check"
 	build_kselftest "$B/kselftest"
 	KSFT_PART=$PART
+fi
+if [ $planted = 1 ]; then
+	build_devpm planted "$PLANTED_SRC"
+	PLANTED_PART=$PART
 fi
 flock -u 9
 
@@ -487,6 +494,43 @@ if [ $check = 1 ]; then
 	ksft_check
 	[ -n "${INTERRUPTED:-}" ] && exit 130
 	[ $KSFT_OK = 1 ] || crash_ok=0
+fi
+
+# --planted: the verdict rules' negative controls (qemu/planted/rules.c,
+# leaker.c) instead of the suites.  Each planted bug must fail exactly
+# the case that should catch it, naming its mock device; the clean one
+# passes; the leak the leaker program leaves fails the final re-check.
+if [ $planted = 1 ]; then
+	run_guest planted "$PLANTED_PART" results "" DEVPM_QEMU_PLANTED=1
+	[ "$RUN_STATUS" = error ] && exit 2
+	summary "planted bugs (qemu/planted)"
+	k=$RUN_DIR/results.ktap
+	bad=
+	want() {
+		grep -Eq "$1" "$k" || bad="${bad:+$bad; }missing: $2"
+	}
+	want '^            ok 1 devpm_mock\.0$' "idle pass of the clean mock"
+	want '^        ok 1 idle_devices_suspend$' "idle_devices_suspend pass"
+	want '^            ok 1 devpm_mock\.0$' "clean mock passes the cycles"
+	want '^            # devpm_mock\.1 .*usage' "devpm_mock.1's drift named"
+	want '^            not ok 2 devpm_mock\.1$' "devpm_mock.1 (leak_on_resume) FAIL"
+	want 'devpm_mock\.2 \(driver devpm_mock\): runtime_status=error: runtime_resume callback failed, rpm_resume returned -5 \(EIO\)' "devpm_mock.2's callback and errno"
+	want '^            not ok 3 devpm_mock\.2$' "devpm_mock.2 (runtime_resume_eio) FAIL"
+	want 'devpm_mock\.3 \(driver devpm_mock\): runtime_status=error: runtime_suspend callback failed, rpm_suspend returned -5 \(EIO\)' "devpm_mock.3's callback and errno"
+	want '^            not ok 4 devpm_mock\.3$' "devpm_mock.3 (runtime_suspend_eio) FAIL"
+	want '^        not ok 2 usage_balanced_after_cycles$' "usage_balanced_after_cycles FAIL"
+	want '^        ok 1 leak_unnoticed$' "the leaker's own case passes"
+	want 'devpm_mock\.4 \(driver devpm_mock\): usage count 1 \(control=auto\) above its baseline 0' "devpm_mock.4's leak named by the re-check"
+	want '^        not ok 1 devices_at_baseline$' "final re-check FAIL"
+	if grep -Eq '^ *not ok [0-9]+ devpm_mock\.0$' "$k"; then
+		bad="${bad:+$bad; }the clean devpm_mock.0 failed"
+	fi
+	if [ -n "$bad" ]; then
+		echo "  planted bugs FAILED: $bad"
+		exit 1
+	fi
+	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the leaker's leak failed the final re-check"
+	exit 0
 fi
 
 run_guest devpm "$DEVPM_PART" results "$suite_args" ""

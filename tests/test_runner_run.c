@@ -176,6 +176,11 @@ TEST(run_fake_suites)
 	EXPECT_EQ(RN_FAIL, node(k, "other", "kernel", NULL)->result);
 	EXPECT_EQ(RN_XFAIL, node(k, "other", "kernel", "known")->result);
 	ASSERT_HAS(buf, "kernel: WARNING: CPU: 0 PID: 1 at drivers/base/power/runtime.c:1234 rpm_fake");
+	/* The whole tree against the baseline, after the last program. */
+	n = node(k, "baseline", "final_recheck", "devices_at_baseline");
+	ASSERT_NE(NULL, n);
+	EXPECT_EQ(RN_PASS, n->result) TH_LOG("%s", n->reason);
+	EXPECT_TRUE(unit_exists(e.tmp, "res/latest/baseline.tsv"));
 	rn_ktap_free(k);
 
 	/* junit.xml */
@@ -183,7 +188,8 @@ TEST(run_fake_suites)
 	EXPECT_EQ(NULL, xml_check(buf, &x, &f, &s));
 	/*
 	 * pass 2, fail 2, needs 1, hang 2 (later not run), crash 2, knob 1,
-	 * kernel 3 (+1 for a kernel problem outside its cases)
+	 * kernel 3 (+1 for a kernel problem outside its cases), the final
+	 * re-check 1
 	 */
 	EXPECT_GE(x, 13);
 	EXPECT_LE(x, 14);

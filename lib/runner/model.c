@@ -38,6 +38,7 @@ static void case_free(struct rn_case *c)
 	free(c->harness_msg);
 	free(c->step_msg);
 	free(c->kernel);
+	free(c->dev_note);
 }
 
 static void prog_free(struct rn_prog *p)

@@ -31,7 +31,7 @@ struct rn_metric {
 struct rn_device {
 	char *name;
 	enum rn_result result;
-	char *reason;		/* the comment after '#' ("" none) */
+	char *reason;		/* "# " line before it, or its SKIP reason */
 };
 
 struct rn_case {
@@ -52,6 +52,7 @@ struct rn_case {
 	char *harness_msg;	/* "# case: Test terminated by ..." */
 	char *step_msg;		/* "# case: Test failed at step #N" */
 	char *kernel;		/* first kernel problem during the case */
+	char *dev_note;		/* nested "# " line before a device's result */
 };
 
 struct rn_prog {

@@ -218,10 +218,15 @@ static void case_verdict(struct rn_prog *p, uint64_t ts_us, bool ok,
 			   ts_us);
 }
 
+/*
+ * A device's result: "ok N dev" after a "# message" line (report.c), or
+ * "ok N dev # SKIP reason"; an older "ok N dev # message" still reads.
+ */
 static void device_line(struct rn_case *c, bool ok, const char *desc,
 			const char *comment)
 {
 	const char *skip = skip_directive(comment);
+	const char *msg = comment ? comment : c->dev_note ? c->dev_note : "";
 	struct rn_device *d;
 
 	rn_grow(&c->devs, &c->cdevs, c->ndevs, sizeof(*c->devs));
@@ -229,14 +234,16 @@ static void device_line(struct rn_case *c, bool ok, const char *desc,
 	d->name = rn_xstrdup(desc[0] ? desc : "?");
 	if (!ok) {
 		d->result = RN_FAIL;
-		d->reason = rn_xstrdup(comment ? comment : "");
+		d->reason = rn_xstrdup(msg);
 	} else if (skip) {
 		d->result = RN_SKIP;
 		d->reason = rn_xstrdup(skip);
 	} else {
 		d->result = RN_PASS;
-		d->reason = rn_xstrdup(comment ? comment : "");
+		d->reason = rn_xstrdup(msg);
 	}
+	free(c->dev_note);
+	c->dev_note = NULL;
 }
 
 /* "# METRIC <dev> <key>=<value>" */
@@ -396,6 +403,14 @@ static void nested_line(struct rn_prog *p, const char *s, const char *raw)
 	if (split_result(s, &ok, &copy, &desc, &comment)) {
 		device_line(c, ok, desc, comment);
 		free(copy);
+	} else if (rn_starts(s, "# ") && !rn_starts(s, "# Subtest:")) {
+		/* Several lines before one result: keep them all. */
+		char *note = c->dev_note ?
+			rn_xasprintf("%s; %s", c->dev_note, s + 2) :
+			rn_xstrdup(s + 2);
+
+		free(c->dev_note);
+		c->dev_note = note;
 	}
 }
 

@@ -305,6 +305,76 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
 		       (end.end_us - t0) / 1000, status);
 }
 
+/*
+ * Every device's runtime-PM state before the first program, for the
+ * programs to judge against (baseline.h).  Returns 0 or an exit code.
+ */
+static int take_baseline(struct devpm_baseline *b, const char *dir)
+{
+	char file[PATH_MAX];
+
+	if (devpm_baseline_take(b) < 0) {
+		fprintf(stderr, "devpm: baseline: %s\n", devpm_error());
+		return RN_EXIT_USAGE;
+	}
+	snprintf(file, sizeof(file), "%s/%s", dir, DEVPM_BASELINE_FILE);
+	if (devpm_baseline_write(b, file) < 0) {
+		fprintf(stderr, "devpm: baseline: %s; give a writable --output\n",
+			devpm_error());
+		return RN_EXIT_USAGE;
+	}
+	setenv(DEVPM_BASELINE_ENV, file, 1);
+	return 0;
+}
+
+struct recheck {
+	struct rn_stream *st;
+	int n;
+};
+
+static void recheck_failed(void *arg, const char *dev, const char *why)
+{
+	struct recheck *rc = arg;
+
+	rn_stream_emit(rc->st, "OUT %" PRIu64 "     # %s", rn_mono_us(), why);
+	rn_stream_emit(rc->st, "OUT %" PRIu64 "     not ok %d %s", rn_mono_us(),
+		       ++rc->n, dev);
+}
+
+/*
+ * After the last program: every device against the baseline (verdict.h),
+ * as a program of its own, so that a leak or an error any program left
+ * is reported even where its own case missed it.
+ */
+static void final_recheck(struct run_state *rs, const struct devpm_baseline *b)
+{
+	struct recheck rc = { &rs->st, 0 };
+	uint64_t t0 = rn_mono_us();
+	int bad;
+
+	rn_stream_emit(&rs->st, "PROG %" PRIu64 " baseline/final_recheck 0", t0);
+	rn_stream_emit(&rs->st, "CASE devices_at_baseline");
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 " TAP version 13", t0);
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 " 1..1", t0);
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 " #  RUN           final_recheck.devices_at_baseline ...",
+		       t0);
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     # Subtest: devices_at_baseline",
+		       t0);
+	bad = devpm_verdict_tree(b, DEVPM_V_ALL, recheck_failed, &rc);
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     # %zu devices judged against the baseline in %s%s",
+		       rn_mono_us(), b->n, b->source, b->have_usage ? "" :
+		       "; no runtime_usage: usage leaks not judged");
+	if (!bad)
+		rn_stream_emit(&rs->st, "OUT %" PRIu64 "     ok 1 all_devices",
+			       rn_mono_us());
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     1..%d", rn_mono_us(),
+		       bad ? bad : 1);
+	rn_stream_emit(&rs->st, "OUT %" PRIu64 " %s 1 final_recheck.devices_at_baseline",
+		       rn_mono_us(), bad ? "not ok" : "ok");
+	rn_stream_emit(&rs->st, "END %" PRIu64 " baseline/final_recheck %" PRIu64 " exit:%d",
+		       rn_mono_us(), (rn_mono_us() - t0) / 1000, bad ? 1 : 0);
+}
+
 static void emit_options(struct rn_stream *s, const struct run_opts *o)
 {
 	struct rn_buf b = { 0 };
@@ -377,6 +447,7 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 		   const size_t *sel, size_t nsel)
 {
 	struct run_state rs = { .taint = -1 };
+	struct devpm_baseline bl;
 	char base[64], iso[64], id[128], dir[PATH_MAX], path[PATH_MAX];
 	char totals[256], *ktap;
 	struct stat st;
@@ -391,6 +462,8 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	rn_run_id_base(base, sizeof(base), iso, sizeof(iso));
 	dfd = rn_run_dir(o->output, base, dir, sizeof(dir), id, sizeof(id));
 	if (dfd < 0)
+		return RN_EXIT_USAGE;
+	if (take_baseline(&bl, dir))
 		return RN_EXIT_USAGE;
 	snprintf(path, sizeof(path), "%s/stream.log", dir);
 	rs.st.path[0] = path;
@@ -420,6 +493,11 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 		run_one(&rs, o, &p[sel[i]]);
 		progress(rs.st.run, i, nsel);
 	}
+	if (!rn_interrupted) {
+		final_recheck(&rs, &bl);
+		progress(rs.st.run, nsel, nsel + 1);
+	}
+	devpm_baseline_free(&bl);
 	code = rn_exit_code(rs.st.run);
 	rn_stream_emit(&rs.st, "DONE %" PRIu64 " %d", rn_mono_us(), code);
 	if (rs.kmsg)

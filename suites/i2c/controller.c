@@ -197,13 +197,23 @@ static uint64_t median(uint64_t *v, size_t n)
  * idle, and "suspends when idle" says nothing about it.  True, with the
  * diagnosis in why, when that is what keeps it active.
  */
+/*
+ * Held by others (usage, active children) - but only if it was so at
+ * baseline: a hold that appeared during the run is the driver's bug, a
+ * failure, never a reason to skip.
+ */
 static bool held_by_others(struct devpm_dev *d, char *why, size_t len)
 {
+	const struct devpm_baseline *b = devpm_baseline();
+	const struct devpm_base_dev *base = b ?
+		devpm_baseline_find(b, d->path) : NULL;
 	struct devpm_diag diag;
 	char line[512];
 	bool held = false;
 	int i;
 
+	if (base && base->could_suspend)
+		return false;
 	if (devpm_dev_snapshot(d) < 0 || devpm_diagnose(d, &diag) <= 0)
 		return false;
 	for (i = 0; i < diag.n; i++)
@@ -213,7 +223,8 @@ static bool held_by_others(struct devpm_dev *d, char *why, size_t len)
 	if (!held)
 		return false;
 	devpm_diag_line(&diag, line, sizeof(line));
-	snprintf(why, len, "not idle (%s): %s", d->driver, line);
+	snprintf(why, len, "not idle (%s) since baseline (%s): %s", d->driver,
+		 base ? base->role : "no baseline", line);
 	return true;
 }
 
@@ -762,6 +773,18 @@ static long usage_now(struct devpm_dev *d, struct devpm_trace *t,
 	return devpm_rpm_last_usage(ev, n, d->name, from, devpm_now_us());
 }
 
+/* Usage count at baseline with control=on's reference not counted. */
+static long baseline_usage(const struct devpm_dev *d)
+{
+	const struct devpm_base_dev *b =
+		devpm_baseline_find(devpm_baseline(), d->path);
+
+	if (!b || b->usage < 0 || strcmp(b->driver, d->driver))
+		return -1;
+	return devpm_usage_held(b->usage, b->control,
+				b->autosuspend_delay_ms);
+}
+
 TEST_F(i2c, usage_balanced_after_cycles)
 {
 	struct devpm_sub s;
@@ -797,11 +820,27 @@ TEST_F(i2c, usage_balanced_after_cycles)
 				devpm_sub_fail(&s, d.name, "%s", res.why);
 			goto next;
 		}
-		/* The baseline comes from a trace event of this moment. */
-		ctrl_knob(&d, "control", "on");
+		/* control=on's reference shows in the count (negative control). */
+		if (ctrl_knob(&d, "control", "on") < 0) {
+			devpm_sub_fail(&s, d.name, "control=on: %s",
+				       devpm_error());
+			goto next;
+		}
 		held = usage_now(&d, t, t0);
-		ctrl_knob(&d, "control", "auto");
+		if (ctrl_knob(&d, "control", "auto") < 0) {
+			devpm_sub_fail(&s, d.name, "control=auto: %s",
+				       devpm_error());
+			goto next;
+		}
 		base = usage_now(&d, t, t0);
+		/* Judged against the run's baseline, not this moment's. */
+		if (base >= 0 && baseline_usage(&d) >= 0 &&
+		    base != baseline_usage(&d)) {
+			devpm_sub_fail(&s, d.name,
+				       "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
+				       base, baseline_usage(&d));
+			goto next;
+		}
 		if (base < 0 || held < 0) {
 			devpm_sub_skip(&s, d.name,
 				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
@@ -825,8 +864,19 @@ TEST_F(i2c, usage_balanced_after_cycles)
 			if (fd >= 0 && devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR,
 								 k, force) < 0)
 				break;	/* no device there: toggles only */
-			ctrl_knob(&d, "control", "on");
-			ctrl_knob(&d, "control", "auto");
+			if (ctrl_knob(&d, "control", "on") < 0 ||
+			    ctrl_knob(&d, "control", "auto") < 0) {
+				devpm_sub_fail(&s, d.name, "cycle %d: control: %s",
+					       k + 1, devpm_error());
+				goto next;
+			}
+			after = usage_now(&d, t, t0);
+			if (after >= 0 && after != base) {
+				devpm_sub_fail(&s, d.name,
+					       "cycle %d of %d: usage %ld, %ld at baseline",
+					       k + 1, USAGE_CYCLES, after, base);
+				goto next;
+			}
 		}
 		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
 			devpm_sub_fail(&s, d.name, "after %d cycles: %s",

@@ -95,12 +95,35 @@ static inline bool pdev_child_forbidden(const struct devpm_dev *d)
  */
 static inline void pdev_classify(struct pdev *p)
 {
+	struct devpm_pci_role_info base;
+	struct devpm_dev at;
+
 	devpm_dev_snapshot(&p->d);
 	devpm_pci_role(&p->d, &p->role);
 	p->busy = p->role.role == DEVPM_PCI_HELD && p->d.rpm.have_active_kids &&
 		  p->d.rpm.active_kids > 0 &&
 		  p->role.held <= p->d.rpm.active_kids &&
 		  pdev_child_forbidden(&p->d);
+	/*
+	 * Held now but capable at baseline: a reference taken during the
+	 * run (a leak) is a failure to show, never an excuse to skip, so
+	 * the device keeps its baseline role.  Held at baseline but not now
+	 * is a knob the case set (children allowed to suspend): the live
+	 * role stands.
+	 */
+	at = p->d;
+	if (p->role.role != DEVPM_PCI_HELD || !devpm_baseline_apply(&at))
+		return;
+	devpm_pci_role(&at, &base);
+	if (base.role == DEVPM_PCI_CAPABLE || base.role == DEVPM_PCI_UNBOUND) {
+		p->role = base;
+		p->busy = false;
+	} else if (!p->busy) {
+		size_t l = strlen(p->role.why);
+
+		snprintf(p->role.why + l, sizeof(p->role.why) - l,
+			 ", as at baseline: it never let runtime PM suspend the device");
+	}
 }
 
 static inline struct pdev *pset_find(struct pset *s, const char *name)

@@ -699,6 +699,21 @@ static int read_burst(struct dk *x, size_t i, int k, void *arg)
 	return r ? -1 : 0;
 }
 
+/*
+ * The disk's usage count at baseline, control=on's reference not counted;
+ * -1 when it was not there (scsi_debug disks come with the program).
+ */
+static long baseline_usage(const struct devpm_dev *d)
+{
+	const struct devpm_base_dev *b =
+		devpm_baseline_find(devpm_baseline(), d->path);
+
+	if (!b || b->usage < 0 || strcmp(b->driver, d->driver))
+		return -1;
+	return devpm_usage_held(b->usage, b->control,
+				b->autosuspend_delay_ms);
+}
+
 TEST_F(scsi, usage_balanced_after_cycles)
 {
 	long *base = calloc(self->n + 1, sizeof(long));
@@ -719,11 +734,25 @@ TEST_F(scsi, usage_balanced_after_cycles)
 		if (!x->on)
 			continue;
 		/* Negative control: control=on holds one reference. */
-		devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "on");
+		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "on") < 0) {
+			dk_fail(&s, x, devpm_error());
+			continue;
+		}
 		held = usage_of(&x->sd, self->t, t0);
-		devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto");
+		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto") < 0) {
+			dk_fail(&s, x, devpm_error());
+			continue;
+		}
 		base[i] = usage_of(&x->sd, self->t, t0);
-		if (base[i] < 0 || held < 0) {
+		if (base[i] >= 0 && baseline_usage(&x->sd) >= 0 &&
+		    base[i] != baseline_usage(&x->sd)) {
+			char why[160];
+
+			snprintf(why, sizeof(why),
+				 "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
+				 base[i], baseline_usage(&x->sd));
+			dk_fail(&s, x, why);
+		} else if (base[i] < 0 || held < 0) {
 			devpm_sub_skip(&s, x->d->name,
 				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
 			x->on = false;

@@ -47,9 +47,10 @@ FIXTURE_TEARDOWN(usb)
 {
 	struct devpm_usb_hold *h = devpm_usb_bus_hold(&self->b);
 
-	devpm_case_teardown(self->mark);
+	devpm_case_restore(self->mark);
 	devpm_usb_release(h);
 	devpm_usb_bus_free(&self->b);
+	DEVPM_CASE_VERDICT();
 }
 
 /* The first resume of dev in the window that really resumed it. */

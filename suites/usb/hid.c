@@ -89,10 +89,11 @@ FIXTURE_TEARDOWN(hid)
 	/* Awake at once, so that putting control=on back is quick. */
 	if (u)
 		h = devpm_usb_hold(u, self->st.n);
-	devpm_case_teardown(self->st.mark);
+	devpm_case_restore(self->st.mark);
 	devpm_usb_release(h);
 	free(u);
 	free(self->st.k);
+	DEVPM_CASE_VERDICT();
 }
 
 static void out(struct kbd *k, bool failed, const char *fmt, ...)

@@ -84,8 +84,9 @@ FIXTURE_TEARDOWN(storage)
 	devpm_trace_stop(self->st.t);
 	/* Awake at once, so that putting control=on back is quick. */
 	h = devpm_usb_hold(u, n);
-	devpm_case_teardown(self->st.mark);
+	devpm_case_restore(self->st.mark);
 	devpm_usb_release(h);
+	DEVPM_CASE_VERDICT();
 }
 
 static int cmp_u64(const void *a, const void *b)
