@@ -27,6 +27,9 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "sleep_trace.h"
+#include "system_sleep.h"
+#include "pm_print_times.h"
 
 #define DEVPM_VERSION "0.1.0"
 

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * async_suite.h - what the async test programs share: a wake source for a
+ * real s2idle cycle, a traced cycle that prints its TIMELINE lines, and
+ * the per-phase figures of a cycle.
+ */
+#ifndef DEVPM_ASYNC_SUITE_H
+#define DEVPM_ASYNC_SUITE_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "devpm.h"
+
+#define TTY_WAKEUP	"/sys/class/tty/ttyS0/power/wakeup"
+
+/*
+ * A wake for a real s2idle cycle.  In QEMU s2idle is not woken by the
+ * RTC (DESIGN.md); the host agent wakes it by console characters, which
+ * need ttyS0's power/wakeup enabled.  (A mock device's hrtimer is the
+ * other source: see the programs that load devpm_mock.)
+ */
+static inline int host_wake_setup(char *why, size_t len)
+{
+	if (!devpm_host_available()) {
+		snprintf(why, len, "no wake source for s2idle: no QEMU host agent (%s)",
+			 devpm_error());
+		return 1;
+	}
+	if (devpm_knob_write(TTY_WAKEUP, "enabled")) {
+		snprintf(why, len, "ttyS0 cannot wake the system: %s",
+			 devpm_error());
+		return 1;
+	}
+	return 0;
+}
+
+static inline int host_wake_arm(const char *state, char *why, size_t len)
+{
+	char req[64], reply[256] = "";
+
+	snprintf(req, sizeof(req), "wake %s 20000", state);
+	if (devpm_host_request(req, reply, sizeof(reply), 5000)) {
+		snprintf(why, len, "host agent '%s': %s %s", req, reply,
+			 devpm_error());
+		return -1;
+	}
+	return 0;
+}
+
+/* Span of a phase from its suspend_resume events, 0 if not seen. */
+static inline uint64_t phase_us(const struct devpm_sleep_cycle *c,
+				enum devpm_pm_phase ph)
+{
+	const struct devpm_pm_span *s = &c->phase[ph];
+
+	return s->end_us > s->begin_us && s->begin_us ?
+	       s->end_us - s->begin_us : 0;
+}
+
+/* From dpm_prepare's begin to dpm_suspend_noirq's end (or the last
+ * suspend phase seen), and from dpm_resume_noirq's begin to
+ * dpm_complete's end. */
+static inline uint64_t side_us(const struct devpm_sleep_cycle *c,
+			       bool suspend)
+{
+	int first = suspend ? DEVPM_PH_PREPARE : DEVPM_PH_RESUME_NOIRQ;
+	int last = suspend ? DEVPM_PH_SUSPEND_NOIRQ : DEVPM_PH_COMPLETE;
+	uint64_t b = 0, e = 0;
+	int i;
+
+	for (i = first; i <= last; i++) {
+		if (!b && c->phase[i].begin_us)
+			b = c->phase[i].begin_us;
+		if (c->phase[i].end_us)
+			e = c->phase[i].end_us;
+	}
+	return b && e > b ? e - b : 0;
+}
+
+/* The phases the trace saw, "prepare,suspend,..." */
+static inline void phases_seen(const struct devpm_sleep_cycle *c, char *buf,
+			       size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < DEVPM_PH_NR && used < len; i++)
+		if (c->phase[i].begin_us)
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "",
+					 devpm_pm_phase_name(i));
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+
+/*
+ * The bench cycles of one run of a program, shared by its cases (each
+ * case is a child of the harness: getppid() names the run).  In the
+ * journal's directory (root's, 0700); files of runs that are gone are
+ * removed when a new one is saved.
+ */
+static inline int bench_cache_path(const char *name, char *buf, size_t len,
+				   char *dir, size_t dlen)
+{
+	const char *j = getenv("DEVPM_JOURNAL");
+	char *slash;
+
+	snprintf(dir, dlen, "%s", j && j[0] == '/' ? j : devpm_journal_dir());
+	slash = j && j[0] == '/' ? strrchr(dir, '/') : NULL;
+	if (slash)
+		*slash = '\0';
+	return devpm_fmt(buf, len, "%s/async-bench-%d-%s.cycle", dir,
+			 (int)getppid(), name);
+}
+
+static inline void bench_cache_sweep(const char *dir)
+{
+	char p[DEVPM_PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (sscanf(e->d_name, "async-bench-%d-", &pid) != 1 ||
+		    pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+}
+
+static inline void bench_cache_save(const char *name,
+				    const struct devpm_sleep_cycle *c)
+{
+	char p[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	FILE *f;
+	int fd;
+
+	if (bench_cache_path(name, p, sizeof(p), dir, sizeof(dir)))
+		return;
+	bench_cache_sweep(dir);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (devpm_sleep_cycle_save(c, f))
+		unlink(p);
+	fclose(f);
+}
+
+/* 0 with c filled, else -errno (no cache: run the cycles). */
+static inline int bench_cache_load(const char *name,
+				   struct devpm_sleep_cycle *c)
+{
+	char p[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	struct stat st;
+	FILE *f;
+	int fd, r;
+
+	memset(c, 0, sizeof(*c));
+	if (bench_cache_path(name, p, sizeof(p), dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Only a file this user wrote and nobody else may write. */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	r = devpm_sleep_cycle_load(f, c);
+	fclose(f);
+	return r;
+}
+
+#endif
