@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * async_suite.h - what the async test programs share: a wake source for a
- * real s2idle cycle, a traced cycle that prints its TIMELINE lines, and
- * the per-phase figures of a cycle.
+ * real s2idle cycle, the per-phase figures of a cycle, and the cycles a
+ * program's cases share.
  */
 #ifndef DEVPM_ASYNC_SUITE_H
 #define DEVPM_ASYNC_SUITE_H
@@ -104,13 +104,28 @@ static inline void phases_seen(const struct devpm_sleep_cycle *c, char *buf,
 
 
 /*
- * The bench cycles of one run of a program, shared by its cases (each
- * case is a child of the harness: getppid() names the run).  In the
- * journal's directory (root's, 0700); files of runs that are gone are
- * removed when a new one is saved.
+ * What a cycle was: its pm_test level and state, the write's result, the
+ * success count around it, how long it took, the name its TIMELINE lines
+ * carry.
  */
-static inline int bench_cache_path(const char *name, char *buf, size_t len,
-				   char *dir, size_t dlen)
+struct cycle_meta {
+	char level[16];
+	char state[16];
+	int ret;
+	long success_before, success_after;
+	unsigned long long wall_us;
+	char name[64];
+};
+
+/*
+ * The cycles of one run of a program, shared by its cases (each case is a
+ * child of the harness: getppid() names the run).  In the journal's
+ * directory (root's, 0700): <name>.cycle (lib/sleep_trace.h text) and
+ * <name>.meta.  Files of runs that are gone are removed when a new one is
+ * saved.
+ */
+static inline int cache_path(const char *name, const char *ext, char *buf,
+			     size_t len, char *dir, size_t dlen)
 {
 	const char *j = getenv("DEVPM_JOURNAL");
 	char *slash;
@@ -119,11 +134,11 @@ static inline int bench_cache_path(const char *name, char *buf, size_t len,
 	slash = j && j[0] == '/' ? strrchr(dir, '/') : NULL;
 	if (slash)
 		*slash = '\0';
-	return devpm_fmt(buf, len, "%s/async-bench-%d-%s.cycle", dir,
-			 (int)getppid(), name);
+	return devpm_fmt(buf, len, "%s/async-cycle-%d-%s.%s", dir,
+			 (int)getppid(), name, ext);
 }
 
-static inline void bench_cache_sweep(const char *dir)
+static inline void cache_sweep(const char *dir)
 {
 	char p[DEVPM_PATH_MAX];
 	struct dirent *e;
@@ -133,8 +148,9 @@ static inline void bench_cache_sweep(const char *dir)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		if (sscanf(e->d_name, "async-bench-%d-", &pid) != 1 ||
-		    pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+		if (sscanf(e->d_name, "async-cycle-%d-", &pid) != 1 ||
+		    pid <= 0 || pid == getppid() || !kill(pid, 0) ||
+		    errno != ESRCH)
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
 		unlink(p);
@@ -142,58 +158,104 @@ static inline void bench_cache_sweep(const char *dir)
 	closedir(d);
 }
 
-static inline void bench_cache_save(const char *name,
-				    const struct devpm_sleep_cycle *c)
+/* A new file of ours (O_EXCL, no symlink), or NULL. */
+static inline FILE *cache_create(const char *p)
 {
-	char p[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
-	FILE *f;
-	int fd;
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0600);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
-	if (bench_cache_path(name, p, sizeof(p), dir, sizeof(dir)))
-		return;
-	bench_cache_sweep(dir);
-	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	if (devpm_sleep_cycle_save(c, f))
-		unlink(p);
-	fclose(f);
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
 }
 
-/* 0 with c filled, else -errno (no cache: run the cycles). */
-static inline int bench_cache_load(const char *name,
-				   struct devpm_sleep_cycle *c)
+/* Only a file this user wrote and nobody else may write. */
+static inline FILE *cache_open(const char *p)
 {
-	char p[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	FILE *f;
-	int fd, r;
 
-	memset(c, 0, sizeof(*c));
-	if (bench_cache_path(name, p, sizeof(p), dir, sizeof(dir)))
-		return -ENAMETOOLONG;
-	fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	/* Only a file this user wrote and nobody else may write. */
+		return NULL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    st.st_uid != geteuid() || (st.st_mode & 022)) {
 		close(fd);
-		return -EPERM;
+		return NULL;
 	}
 	f = fdopen(fd, "r");
-	if (!f) {
+	if (!f)
 		close(fd);
-		return -errno;
+	return f;
+}
+
+static inline void cache_save(const char *name,
+			      const struct devpm_sleep_cycle *c,
+			      const struct cycle_meta *m)
+{
+	char p[DEVPM_PATH_MAX], q[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	FILE *f;
+	int bad;
+
+	if (cache_path(name, "cycle", p, sizeof(p), dir, sizeof(dir)) ||
+	    cache_path(name, "meta", q, sizeof(q), dir, sizeof(dir)))
+		return;
+	cache_sweep(dir);
+	f = cache_create(p);
+	if (!f)
+		return;
+	bad = devpm_sleep_cycle_save(c, f);
+	if (fclose(f) || bad) {
+		unlink(p);
+		return;
 	}
-	r = devpm_sleep_cycle_load(f, c);
+	f = cache_create(q);
+	if (!f) {
+		unlink(p);
+		return;
+	}
+	fprintf(f, "%s %s %d %ld %ld %llu %s\n", m->level, m->state, m->ret,
+		m->success_before, m->success_after, m->wall_us, m->name);
+	if (fclose(f)) {
+		unlink(p);
+		unlink(q);
+	}
+}
+
+/* 0 with c (and m, if not NULL) filled, else -1: run the cycle. */
+static inline int cache_load(const char *name, struct devpm_sleep_cycle *c,
+			     struct cycle_meta *m)
+{
+	char p[DEVPM_PATH_MAX], q[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	struct cycle_meta mm;
+	FILE *f;
+	int n;
+
+	memset(c, 0, sizeof(*c));
+	if (cache_path(name, "cycle", p, sizeof(p), dir, sizeof(dir)) ||
+	    cache_path(name, "meta", q, sizeof(q), dir, sizeof(dir)))
+		return -1;
+	f = cache_open(q);
+	if (!f)
+		return -1;
+	memset(&mm, 0, sizeof(mm));
+	n = fscanf(f, "%15s %15s %d %ld %ld %llu %63s", mm.level, mm.state,
+		   &mm.ret, &mm.success_before, &mm.success_after,
+		   &mm.wall_us, mm.name);
 	fclose(f);
-	return r;
+	if (n != 7)
+		return -1;
+	f = cache_open(p);
+	if (!f)
+		return -1;
+	n = devpm_sleep_cycle_load(f, c);
+	fclose(f);
+	if (n)
+		return -1;
+	if (m)
+		*m = mm;
+	return 0;
 }
 
 #endif
