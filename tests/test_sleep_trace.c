@@ -17,7 +17,7 @@
 #include "devpm.h"
 #include "fake_tree.h"
 
-#define MAXEV 512
+#define MAXEV 1024
 
 struct evs {
 	struct devpm_event ev[MAXEV];
@@ -358,6 +358,126 @@ TEST_F(cyc, save_and_load)
 	EXPECT_EQ(-EINVAL, devpm_sleep_cycle_load(f, &back));
 	fclose(f);
 	EXPECT_EQ(0U, back.ncb);
+}
+
+/*
+ * The bench of suites/async/sleep, recorded: devpm_mock.0-7 (50 ms),
+ * parents 8 and 11 with children 9, 10, 12, link consumer 13 -> supplier
+ * 14, sync 15, 17, 19 around 16 (power/async disabled) and 18 (async),
+ * unrelated 20/21, slow 22.  The checks the suite makes, and their
+ * controls, on what the kernel did.
+ */
+static const char *mk(int id)
+{
+	static char b[8][32];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(b[i], sizeof(b[i]), "devpm_mock.%d", id);
+	return b[i];
+}
+
+TEST_F(cyc, mock_bench_speedup)
+{
+	struct devpm_sleep_cycle off;
+	char names[8][32], why[256];
+	const char *devs[8];
+	uint64_t on_us, off_us;
+	int i, pids_on[8], pids_off[8];
+
+	for (i = 0; i < 8; i++) {
+		snprintf(names[i], sizeof(names[i]), "devpm_mock.%d", i);
+		devs[i] = names[i];
+	}
+	ASSERT_EQ(0, load(self->e, "qemu-6.1/mock-bench-async.txt"));
+	ASSERT_EQ(0, devpm_sleep_cycle_parse(self->e->ev, self->e->n,
+					     &self->c));
+	ASSERT_EQ(0, load(self->e, "qemu-6.1/mock-bench-sync.txt"));
+	ASSERT_EQ(0, devpm_sleep_cycle_parse(self->e->ev, self->e->n, &off));
+	ASSERT_EQ(0, devpm_sleep_span(&self->c, DEVPM_PH_RESUME, devs, 8,
+				      &on_us));
+	ASSERT_EQ(0, devpm_sleep_span(&off, DEVPM_PH_RESUME, devs, 8,
+				      &off_us));
+	EXPECT_LT(on_us, 100000ULL);
+	EXPECT_GE(off_us, 400000ULL);
+	/* The limit that passes one fails the other. */
+	EXPECT_GE(off_us, 100000ULL);
+	for (i = 0; i < 8; i++) {
+		const struct devpm_pm_cb *a, *b;
+
+		a = devpm_sleep_cb(&self->c, DEVPM_PH_RESUME, devs[i]);
+		b = devpm_sleep_cb(&off, DEVPM_PH_RESUME, devs[i]);
+		ASSERT_NE(NULL, a);
+		ASSERT_NE(NULL, b);
+		EXPECT_EQ(0, devpm_sleep_check_delay(devpm_pm_cb_dur(a), 50000,
+						     why, sizeof(why)))
+			TH_LOG("%s", why);
+		pids_on[i] = a->pid;
+		pids_off[i] = b->pid;
+	}
+	/* Eight lanes with pm_async=1, the writer alone with 0. */
+	for (i = 1; i < 8; i++) {
+		EXPECT_NE(pids_on[0], pids_on[i]);
+		EXPECT_EQ(pids_off[0], pids_off[i]);
+	}
+	devpm_sleep_cycle_free(&off);
+}
+
+TEST_F(cyc, mock_bench_orders_and_controls)
+{
+	static const struct {
+		enum devpm_pm_phase ph;
+		int first, second, want;
+	} o[] = {
+		{ DEVPM_PH_SUSPEND, 9, 8, 0 }, { DEVPM_PH_SUSPEND, 10, 8, 0 },
+		{ DEVPM_PH_SUSPEND, 12, 11, 0 }, { DEVPM_PH_RESUME, 8, 9, 0 },
+		{ DEVPM_PH_RESUME, 8, 10, 0 }, { DEVPM_PH_RESUME, 11, 12, 0 },
+		{ DEVPM_PH_SUSPEND, 13, 14, 0 }, { DEVPM_PH_RESUME, 14, 13, 0 },
+		{ DEVPM_PH_SUSPEND, 17, 16, 0 }, { DEVPM_PH_SUSPEND, 16, 15, 0 },
+		{ DEVPM_PH_RESUME, 15, 16, 0 }, { DEVPM_PH_RESUME, 16, 17, 0 },
+		/* controls: no relation, async: they overlap */
+		{ DEVPM_PH_SUSPEND, 21, 20, 1 }, { DEVPM_PH_RESUME, 20, 21, 1 },
+		{ DEVPM_PH_SUSPEND, 18, 17, 1 }, { DEVPM_PH_RESUME, 18, 19, 1 },
+		/* the relations reversed */
+		{ DEVPM_PH_SUSPEND, 8, 9, 1 }, { DEVPM_PH_RESUME, 13, 14, 1 },
+	};
+	char why[512];
+	size_t i;
+
+	ASSERT_EQ(0, load(self->e, "qemu-6.1/mock-bench-async.txt"));
+	ASSERT_EQ(0, devpm_sleep_cycle_parse(self->e->ev, self->e->n,
+					     &self->c));
+	for (i = 0; i < sizeof(o) / sizeof(o[0]); i++)
+		EXPECT_EQ(o[i].want,
+			  devpm_sleep_check_before(&self->c, o[i].ph,
+						   mk(o[i].first),
+						   mk(o[i].second), why,
+						   sizeof(why)))
+			TH_LOG("%s", why);
+}
+
+TEST_F(cyc, mock_bench_planted_slow_resume)
+{
+	const struct devpm_pm_cb *cb;
+	char why[256];
+
+	ASSERT_EQ(0, load(self->e, "qemu-6.1/mock-bench-async.txt"));
+	ASSERT_EQ(0, devpm_sleep_cycle_parse(self->e->ev, self->e->n,
+					     &self->c));
+	cb = devpm_sleep_cb(&self->c, DEVPM_PH_RESUME, "devpm_mock.22");
+	ASSERT_NE(NULL, cb);
+	EXPECT_EQ(0, devpm_sleep_check_delay(devpm_pm_cb_dur(cb), 20000, why,
+					     sizeof(why)));
+	EXPECT_EQ(1, devpm_sleep_check_budget(cb, 5000, why, sizeof(why)));
+	EXPECT_EQ(0, strncmp(why, "devpm_mock.22 resume (devpm_mock) took ",
+			     39)) TH_LOG("%s", why);
+	/* A 50 ms device within its 100 ms budget passes. */
+	cb = devpm_sleep_cb(&self->c, DEVPM_PH_RESUME, "devpm_mock.0");
+	ASSERT_NE(NULL, cb);
+	EXPECT_EQ(0, devpm_sleep_check_budget(cb, 100000, why, sizeof(why)));
+	/* Its delay is not a 5 ms one. */
+	EXPECT_EQ(1, devpm_sleep_check_delay(devpm_pm_cb_dur(cb), 5000, why,
+					     sizeof(why)));
 }
 
 TEST(pm_print_lines)
