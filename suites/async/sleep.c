@@ -729,7 +729,7 @@ TEST_F(sleep, real_device_timing)
 
 	if (!devpm_power_has("/sys/power/state", "freeze"))
 		SKIP(return, "no s2idle: /sys/power/state has no 'freeze'");
-	if (host_wake_setup(why, sizeof(why)))
+	if (platform_wake_setup(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	self->t = devpm_sleep_trace_start(NULL);
 	if (!self->t)
@@ -745,7 +745,7 @@ TEST_F(sleep, real_device_timing)
 	ASSERT_NE(NULL, self->k) TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, devpm_suspend_stats_read(&before))
 		TH_LOG("%s", devpm_error());
-	ASSERT_EQ(0, host_wake_arm("freeze", why, sizeof(why)))
+	ASSERT_EQ(0, platform_wake_arm("freeze", why, sizeof(why)))
 		TH_LOG("%s", why);
 	r = devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c);
 	if (devpm_suspend_stats_read(&after))
@@ -905,8 +905,8 @@ static int level_cycle(struct _test_data_sleep *self, const char *level,
 		return 1;
 	if (!strcmp(level, "none")) {
 		if (!wake_ok)
-			return 1;	/* why: host_wake_setup()'s */
-		if (host_wake_arm(state, why, len))
+			return 1;	/* why: platform_wake_setup()'s */
+		if (platform_wake_arm(state, why, len))
 			return -1;
 	}
 	if (devpm_pm_test_set(level) || devpm_suspend_stats_read(&b)) {
@@ -946,7 +946,7 @@ TEST_F(sleep, pm_test_levels)
 	if (!self->t)
 		SKIP(return, "needs the power trace events: %s",
 		     devpm_error());
-	wake_ok = !host_wake_setup(self->why, sizeof(self->why));
+	wake_ok = !platform_wake_setup(self->why, sizeof(self->why));
 	for (i = 0; i < n; i++)
 		has_core |= !strcmp(lv[i].name, "core");
 
