@@ -791,6 +791,11 @@ TEST_F(sleep, real_device_timing)
 		devpm_metric("-", key, phase_us(&self->c, i));
 	}
 	devpm_metric("-", "cycle_ms", wall / 1000.0);
+	/* The mini-summit's other claim: resume is slower than suspend. */
+	if (side_us(&self->c, true))
+		devpm_metric("-", "resume_over_suspend",
+			     (double)side_us(&self->c, false) /
+			     side_us(&self->c, true));
 
 	devpm_sub_begin(&sub, "real_device_timing");
 	for (i = 0; i < n; i++) {
