@@ -782,6 +782,9 @@ TEST_F(sleep, real_device_timing)
 		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME),
 		   (unsigned long long)phase_us(&self->c, DEVPM_PH_COMPLETE),
 		   self->c.ncb, self->pr.n);
+	if (devpm_kmsg_lost(self->k))
+		devpm_note("the kernel log overwrote records before they were read (%lu gaps)",
+			   devpm_kmsg_lost(self->k));
 	devpm_metric("-", "suspend_us", side_us(&self->c, true));
 	devpm_metric("-", "resume_us", side_us(&self->c, false));
 	for (i = 0; i < DEVPM_PH_NR; i++) {
@@ -818,7 +821,15 @@ TEST_F(sleep, real_device_timing)
 				 devpm_pm_phase_name(ph));
 			devpm_metric(d[i].dev, key, d[i].us[ph]);
 		}
-		if (r)
+		/*
+		 * Records overwritten before they were read (a ring too
+		 * small for ~2 lines per callback) make the kernel's side
+		 * incomplete: no verdict then, for a device that disagrees.
+		 */
+		if (r && devpm_kmsg_lost(self->k))
+			devpm_sub_skip(&sub, d[i].dev, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
+				       devpm_kmsg_lost(self->k));
+		else if (r)
 			devpm_sub_fail(&sub, d[i].dev, "%s (%s)", why,
 				       d[i].driver[0] ? d[i].driver : "no driver");
 		else
