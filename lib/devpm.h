@@ -30,6 +30,9 @@
 #include "baseline.h"
 #include "verdict.h"
 #include "cycle.h"
+#include "sleep_trace.h"
+#include "system_sleep.h"
+#include "pm_print_times.h"
 #include "mock.h"
 
 #define DEVPM_VERSION "0.1.0"

@@ -22,6 +22,7 @@
 
 struct devpm_kmsg {
 	int fd;
+	unsigned long lost;	/* EPIPE seen: records overwritten unread */
 	char buf[8192];		/* a record is at most ~1 KiB of text + dict */
 };
 
@@ -88,6 +89,8 @@ int devpm_kmsg_drain(struct devpm_kmsg *k, void (*cb)(const char *line,
 		return devpm_fail(EBADF, "/dev/kmsg: not open");
 	while (count < DRAIN_MAX) {
 		n = read(k->fd, k->buf, sizeof(k->buf) - 1);
+		if (n < 0 && errno == EPIPE)
+			k->lost++;
 		if (n < 0 && (errno == EINTR || errno == EPIPE))
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -101,6 +104,11 @@ int devpm_kmsg_drain(struct devpm_kmsg *k, void (*cb)(const char *line,
 		count += parse(k->buf, cb, arg);
 	}
 	return count;
+}
+
+unsigned long devpm_kmsg_lost(const struct devpm_kmsg *k)
+{
+	return k ? k->lost : 0;
 }
 
 void devpm_kmsg_close(struct devpm_kmsg *k)

@@ -21,10 +21,15 @@ int devpm_kmsg_fd(struct devpm_kmsg *k);	/* for poll() */
 /*
  * Read every pending record.  Each line (text only, no prefix) is passed to
  * cb if non-NULL.  Returns the number of records read, or -errno.  Records
- * overwritten before they were read (EPIPE) are lost, silently.
+ * overwritten before they were read (EPIPE) are lost: devpm_kmsg_lost().
  */
 int devpm_kmsg_drain(struct devpm_kmsg *k, void (*cb)(const char *line,
 						     void *arg), void *arg);
+/*
+ * How many times a drain found records overwritten before it read them
+ * (the ring was too small for what was logged meanwhile).
+ */
+unsigned long devpm_kmsg_lost(const struct devpm_kmsg *k);
 void devpm_kmsg_close(struct devpm_kmsg *k);
 
 /* True if the line is a kernel splat; exposed for unit tests. */

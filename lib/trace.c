@@ -650,6 +650,22 @@ static int parse_status(const char *s, struct devpm_event *ev)
 	return ev->status[0] ? 0 : -EINVAL;
 }
 
+/* The pid of "<comm>-<pid>   [cpu]", end pointing at " [": 0 if none. */
+static int task_pid(const char *line, const char *end)
+{
+	const char *q = end;
+	int pid = 0, mul = 1;
+
+	while (q > line && q[-1] == ' ')
+		q--;
+	while (q > line && q[-1] >= '0' && q[-1] <= '9' && mul <= 100000000) {
+		pid += (q[-1] - '0') * mul;
+		mul *= 10;
+		q--;
+	}
+	return q > line && q[-1] == '-' && mul > 1 ? pid : 0;
+}
+
 /*
  * "<comm>-<pid> [cpu] <flags> <sec.usec>: <event>: <text>".  The comm may
  * hold spaces and the irq-flags column may be off, so anchor on "[cpu]".
@@ -670,6 +686,7 @@ int devpm_trace_parse_line(const char *line, struct devpm_event *ev)
 		if (n && p[n] == ']')
 			break;
 	}
+	ev->pid = task_pid(line, p - 2);
 	p += n + 1;
 	/* One or two fields: [flags] timestamp: */
 	while (*p == ' ')

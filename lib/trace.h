@@ -33,6 +33,7 @@ enum devpm_ev_type {
 
 struct devpm_event {
 	uint64_t ts_us;		/* CLOCK_MONOTONIC, µs */
+	int pid;		/* the task that emitted it (0: unknown) */
 	enum devpm_ev_type type;
 	char event[48];		/* "rpm_suspend", "scsi_dispatch_cmd_start" */
 	char dev[128];		/* device name ("" if none) */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * errors.c - a device callback that fails aborts the system transition,
+ * everything already suspended is resumed, and suspend_stats says who
+ * and where.
+ *
+ * Six mock devices: an async one, four synchronous ones (the walk stops
+ * at a synchronous one at once: dpm_suspend() breaks on its error), an
+ * async one.  devpm_mock.1 fails with -EIO in prepare, .2 in suspend, .3
+ * in suspend_late, .4 in suspend_noirq: a different device each time, so
+ * that last_failed_dev cannot be left over from an earlier step.  pm_test=platform, so
+ * that late and noirq run and a transition that wrongly goes on still
+ * returns.  Kernel side (drivers/base/power/main.c): dpm_prepare(),
+ * dpm_suspend(), dpm_suspend_late(), dpm_suspend_noirq() stop on the
+ * error; suspend_devices_and_enter() / suspend_enter()
+ * (kernel/power/suspend.c) resume what was suspended; pm_suspend() counts
+ * fail; dpm_save_failed_dev() / dpm_save_failed_step() record the rest.
+ */
+#include "test.h"
+#include "mock.h"
+#include "async_suite.h"
+
+#define ERR		(-EIO)
+
+static const struct devpm_test_info info = {
+	.suite = "async",
+	.timeout_s = 90,
+	.needs = {
+		.root = true,
+		.sleep = true,
+		.tracefs = true,
+		.kconfigs = (const char *const[]){ "CONFIG_PM_SLEEP", NULL },
+		.files = (const char *const[]){ "/sys/power/state", NULL },
+	},
+};
+
+FIXTURE(err) {
+	off_t mark;
+	struct devpm_trace *t;
+	struct devpm_sleep_cycle c;
+};
+
+FIXTURE_SETUP(err)
+{
+	self->mark = devpm_case_setup();
+	self->t = NULL;
+	memset(&self->c, 0, sizeof(self->c));
+}
+
+FIXTURE_TEARDOWN(err)
+{
+	devpm_sleep_cycle_free(&self->c);
+	devpm_trace_stop(self->t);
+	devpm_case_teardown(self->mark);
+}
+
+/* A failing step, its callback and the one that undoes it. */
+static const struct {
+	const char *step;
+	enum devpm_mock_cb cb, undo;
+	enum devpm_pm_phase ph;
+} steps[] = {
+	{ "prepare", DEVPM_MOCK_PREPARE, DEVPM_MOCK_COMPLETE,
+	  DEVPM_PH_PREPARE },
+	{ "suspend", DEVPM_MOCK_SUSPEND, DEVPM_MOCK_RESUME,
+	  DEVPM_PH_SUSPEND },
+	{ "suspend_late", DEVPM_MOCK_SUSPEND_LATE, DEVPM_MOCK_RESUME_EARLY,
+	  DEVPM_PH_SUSPEND_LATE },
+	{ "suspend_noirq", DEVPM_MOCK_SUSPEND_NOIRQ,
+	  DEVPM_MOCK_RESUME_NOIRQ, DEVPM_PH_SUSPEND_NOIRQ },
+};
+#define NSTEP ((int)(sizeof(steps) / sizeof(steps[0])))
+#define NDEV		(NSTEP + 2)
+#define BAD(s)		(1 + (s))	/* the device failing step s */
+
+/*
+ * Counters after the failed transition: every pair balances, except on
+ * the failing device the failing step (ran once, never undone) and the
+ * steps after it (never ran).  0, or 1 with why.
+ */
+static int counters(int s, char *why, size_t len)
+{
+	long a, b;
+	int id, i;
+
+	for (id = 0; id < NDEV; id++) {
+		for (i = 0; i < NSTEP; i++) {
+			long wa = -1, wb = -1;
+
+			a = devpm_mock_count(id, steps[i].cb);
+			b = devpm_mock_count(id, steps[i].undo);
+			if (id == BAD(s) && i == s)
+				wa = 1, wb = 0;
+			else if (id == BAD(s) && i > s)
+				wa = 0, wb = 0;
+			if (a < 0 || b < 0) {
+				snprintf(why, len, "devpm_mock.%d callback counts: %s",
+					 id, devpm_error());
+				return 1;
+			}
+			if ((wa < 0 && a != b) || (wa >= 0 && (a != wa ||
+							       b != wb))) {
+				snprintf(why, len, "devpm_mock.%d: %s ran %ld times, %s %ld times%s",
+					 id, devpm_mock_cb_name(steps[i].cb), a,
+					 devpm_mock_cb_name(steps[i].undo), b,
+					 id == BAD(s) ? " (the failing device)" :
+					 ": not rolled back");
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * One step: 0 pass, 1 fail, 2 known kernel deviation only (why says
+ * which); why set.
+ */
+static int one_step(struct _test_data_err *self, int s, char *why, size_t len)
+{
+	struct devpm_suspend_stats a, b;
+	const struct devpm_pm_cb *cb;
+	char dev[32];
+	uint64_t wall;
+	int i, ret, r, known = 0;
+
+	snprintf(dev, sizeof(dev), "devpm_mock.%d", BAD(s));
+	for (i = 0; i < NDEV; i++)
+		if (devpm_mock_reset_counts(i)) {
+			snprintf(why, len, "%s", devpm_error());
+			return 1;
+		}
+	if (devpm_mock_set_cb(BAD(s), steps[s].cb, 0, ERR) ||
+	    devpm_suspend_stats_read(&b)) {
+		snprintf(why, len, "%s", devpm_error());
+		return 1;
+	}
+	r = devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c);
+	devpm_mock_set_cb(BAD(s), steps[s].cb, 0, 0);
+	if (devpm_suspend_stats_read(&a)) {
+		snprintf(why, len, "%s", devpm_error());
+		return 1;
+	}
+	devpm_note("%s fails %s: state write %s after %llu ms; suspend_stats fail %ld -> %ld, failed_%s %ld -> %ld, last_failed_dev '%s', last_failed_step '%s', last_failed_errno %ld",
+		   dev, steps[s].step, ret ? strerror(-ret) : "succeeded",
+		   (unsigned long long)wall / 1000, b.fail, a.fail,
+		   steps[s].step, devpm_suspend_stats_failed(&b, steps[s].step),
+		   devpm_suspend_stats_failed(&a, steps[s].step),
+		   a.last_failed_dev, a.last_failed_step, a.last_failed_errno);
+	{
+		char cyc[64];
+
+		snprintf(cyc, sizeof(cyc), "suspend_error_rolls_back.%s",
+			 steps[s].step);
+		devpm_sleep_timeline_print(&self->c, cyc);
+	}
+	if (ret != ERR) {
+		snprintf(why, len, "the transition returned %d, want %d (the callback's error): not aborted",
+			 ret, ERR);
+		return 1;
+	}
+	cb = r ? NULL : devpm_sleep_cb(&self->c, steps[s].ph, dev);
+	if (!cb || cb->err != ERR) {
+		snprintf(why, len, "the trace shows %s %s %s%d, want err=%d",
+			 dev, steps[s].step, cb ? "err=" : "no callback ",
+			 cb ? cb->err : 0, ERR);
+		return 1;
+	}
+	if (counters(s, why, len))
+		return 1;
+	if (a.fail != b.fail + 1 || a.success != b.success) {
+		snprintf(why, len, "suspend_stats fail %ld -> %ld, success %ld -> %ld: want fail +1",
+			 b.fail, a.fail, b.success, a.success);
+		return 1;
+	}
+	if (devpm_suspend_stats_failed(&a, steps[s].step) !=
+	    devpm_suspend_stats_failed(&b, steps[s].step) + 1) {
+		snprintf(why, len, "suspend_stats failed_%s %ld -> %ld: want +1",
+			 steps[s].step,
+			 devpm_suspend_stats_failed(&b, steps[s].step),
+			 devpm_suspend_stats_failed(&a, steps[s].step));
+		return 1;
+	}
+	if (a.last_failed_errno != ERR) {
+		snprintf(why, len, "last_failed_errno %ld, want %d",
+			 a.last_failed_errno, ERR);
+		return 1;
+	}
+	why[0] = '\0';
+	if (strcmp(a.last_failed_dev, dev)) {
+		/* 6.1: dpm_prepare() never calls dpm_save_failed_dev(). */
+		known = s == 0;
+		snprintf(why, len, "last_failed_dev '%s', want '%s'%s",
+			 a.last_failed_dev, dev, known ?
+			 " (drivers/base/power/main.c: dpm_prepare() does not call dpm_save_failed_dev())" :
+			 "");
+		if (!known)
+			return 1;
+	}
+	if (strcmp(a.last_failed_step, steps[s].step)) {
+		/* 6.1: suspend_step_name() has no SUSPEND_SUSPEND_LATE. */
+		bool k = !strcmp(steps[s].step, "suspend_late") &&
+			 !a.last_failed_step[0];
+		size_t used = strlen(why);
+
+		snprintf(why + used, len - used, "%slast_failed_step '%s', want '%s'%s",
+			 used ? "; " : "", a.last_failed_step, steps[s].step,
+			 k ? " (kernel/power/main.c: suspend_step_name() has no case for SUSPEND_SUSPEND_LATE)" :
+			 "");
+		if (!k)
+			return 1;
+		known = 1;
+	}
+	return known ? 2 : 0;
+}
+
+TEST_F(err, suspend_error_rolls_back)
+{
+	struct devpm_mock_opts o = { .parent = DEVPM_MOCK_NO_PARENT };
+	struct devpm_sub sub;
+	char why[768];
+	int i, r;
+
+	if (!devpm_exists("/sys/power/pm_test"))
+		SKIP(return, "no /sys/power/pm_test (CONFIG_PM_DEBUG is off)");
+	if (!devpm_power_has("/sys/power/state", "freeze"))
+		SKIP(return, "no s2idle: /sys/power/state has no 'freeze'");
+	r = devpm_mock_load(false, why, sizeof(why));
+	if (r > 0)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, r) TH_LOG("%s", why);
+	for (i = 0; i < NDEV; i++) {
+		o.async = i == 0 || i == NDEV - 1;
+		ASSERT_EQ(0, devpm_mock_create(i, &o))
+			TH_LOG("devpm_mock.%d: %s", i, devpm_error());
+	}
+	self->t = devpm_sleep_trace_start(NULL);
+	if (!self->t)
+		SKIP(return, "needs the power trace events: %s",
+		     devpm_error());
+	/* platform: late and noirq run, and nothing really sleeps. */
+	ASSERT_EQ(0, devpm_pm_test_set("platform"))
+		TH_LOG("%s", devpm_error());
+
+	devpm_sub_begin(&sub, "suspend_error_rolls_back");
+	for (i = 0; i < NSTEP; i++) {
+		char dev[32];
+
+		snprintf(dev, sizeof(dev), "devpm_mock.%d", BAD(i));
+		r = one_step(self, i, why, sizeof(why));
+		devpm_sleep_cycle_free(&self->c);
+		if (r == 1)
+			devpm_sub_fail(&sub, dev, "%s: %s", steps[i].step, why);
+		else if (r == 2)
+			devpm_sub_skip(&sub, dev, "XFAIL %s: %s", steps[i].step,
+				       why);
+		else
+			devpm_sub_pass(&sub, dev, "%s", "");
+	}
+	DEVPM_SUB_END(&sub);
+}
+
+DEVPM_TEST_MAIN(info)

@@ -1,0 +1,1020 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sleep.c - system suspend/resume: asynchronous callbacks and their
+ * order on mock devices with known delays (devpm_mock,
+ * docs/fixtures.md), a real s2idle cycle of the machine's own devices
+ * checked against the kernel's pm_print_times figures, and every pm_test
+ * level.
+ *
+ * One bench of mock devices serves the mock cases: independent devices
+ * for the speed-up, parent/child trees, a device link, synchronous
+ * devices around one whose power/async is disabled, a planted slow
+ * resume, and an unrelated pair that must overlap (the control of every
+ * order check).  It goes through a pm_test=platform cycle with
+ * /sys/power/pm_async=1 and a pm_test=devices cycle with 0.  A cycle that
+ * suspends every device costs the machine's whole resume (in QEMU the USB
+ * chain alone takes ~1.6 s), so cycles are shared: the first case that
+ * needs one runs it and saves it (async_suite.h: cache_*), the later
+ * cases of the same run read it, and pm_test_levels counts the bench's
+ * and real_device_timing's cycles for their levels.  A case run alone
+ * runs what it needs.
+ *
+ * Timing comes from the power:device_pm_callback_start/end and
+ * power:suspend_resume trace events (lib/sleep_trace.h); the kernel's
+ * view from the "calling ... / returned ... after N usecs" lines that
+ * /sys/power/pm_print_times=1 makes initcall_debug_start() and
+ * initcall_debug_report() log.
+ *
+ * Kernel side (drivers/base/power/main.c): dpm_suspend()/dpm_resume()
+ * walk the list and hand async devices to async_schedule_dev_nocall()
+ * (dpm_async_fn()); __device_suspend() waits for children and consumers
+ * (dpm_wait_for_subordinate()), device_resume() for the parent and
+ * suppliers (dpm_wait_for_superior()); is_async() is power.async_suspend
+ * && pm_async_enabled.
+ */
+#include "test.h"
+#include "mock.h"
+#include "async_suite.h"
+
+#define NPAR		8
+#define PAR_US		50000
+#define SLOWEST		5	/* devices on "# slowest" lines */
+
+static const struct devpm_test_info info = {
+	.suite = "async",
+	.timeout_s = 150,
+	.needs = {
+		.root = true,
+		.sleep = true,
+		.tracefs = true,
+		.kconfigs = (const char *const[]){ "CONFIG_PM_SLEEP", NULL },
+		.files = (const char *const[]){ "/sys/power/state", NULL },
+	},
+};
+
+/* The bench.  Ids are devpm_mock.<id>. */
+enum {
+	PAR0 = 0,		/* 0..7: independent, 50 ms each way */
+	TREE_A = 8, TREE_A1, TREE_A2,	/* parent 5 ms, children 20 ms */
+	TREE_B = 11, TREE_B1,		/* parent 5 ms, child 30 ms */
+	LINK_CON = 13, LINK_SUP,	/* consumer 20 ms, supplier 5 ms */
+	SYNC_A = 15, SYNC_OFF, SYNC_B, SYNC_CTL, SYNC_C,
+	CTL_P = 20, CTL_C,		/* unrelated: 5 ms, 20 ms */
+	SLOW = 22,			/* resume 20 ms, budget 5 ms */
+	NBENCH,
+	BAD_ID = 40			/* takes the bad input */
+};
+
+struct bdev {
+	int parent;		/* DEVPM_MOCK_NO_PARENT or an id */
+	int async;		/* power.async_suspend at creation */
+	bool async_off;		/* then power/async=disabled */
+	long us;		/* suspend and resume delay */
+	long budget_us;		/* mock/resume_budget_us, 0 none */
+};
+
+#define NP DEVPM_MOCK_NO_PARENT
+static const struct bdev bench[NBENCH] = {
+	[0 ... 7] = { NP, 1, false, PAR_US, 2 * PAR_US },
+	[TREE_A] = { NP, 1, false, 5000, 0 },
+	[TREE_A1] = { TREE_A, 1, false, 20000, 0 },
+	[TREE_A2] = { TREE_A, 1, false, 20000, 0 },
+	[TREE_B] = { NP, 1, false, 5000, 0 },
+	[TREE_B1] = { TREE_B, 1, false, 30000, 0 },
+	[LINK_CON] = { NP, 1, false, 20000, 0 },
+	[LINK_SUP] = { NP, 1, false, 5000, 0 },
+	[SYNC_A] = { NP, 0, false, 10000, 0 },
+	[SYNC_OFF] = { NP, 1, true, 30000, 0 },
+	[SYNC_B] = { NP, 0, false, 10000, 0 },
+	[SYNC_CTL] = { NP, 1, false, 30000, 0 },
+	[SYNC_C] = { NP, 0, false, 10000, 0 },
+	[CTL_P] = { NP, 1, false, 5000, 0 },
+	[CTL_C] = { NP, 1, false, 20000, 0 },
+	[SLOW] = { NP, 1, false, 20000, 5000 },
+};
+
+static char names[DEVPM_MOCK_MAX][32];
+
+static const char *nm(int id)
+{
+	if (!names[id][0])
+		snprintf(names[id], sizeof(names[id]), "devpm_mock.%d", id);
+	return names[id];
+}
+
+FIXTURE(sleep) {
+	off_t mark;
+	struct devpm_trace *t;
+	struct devpm_kmsg *k;
+	struct devpm_sleep_cycle on, off;	/* pm_async 1 and 0 */
+	struct devpm_sleep_cycle c;		/* the platform cases' */
+	struct devpm_pm_prints pr;
+	char why[512];
+};
+
+FIXTURE_SETUP(sleep)
+{
+	self->mark = devpm_case_setup();
+	self->t = NULL;
+	self->k = NULL;
+	memset(&self->on, 0, sizeof(self->on));
+	memset(&self->off, 0, sizeof(self->off));
+	memset(&self->c, 0, sizeof(self->c));
+	memset(&self->pr, 0, sizeof(self->pr));
+	self->why[0] = '\0';
+}
+
+FIXTURE_TEARDOWN(sleep)
+{
+	devpm_sleep_cycle_free(&self->on);
+	devpm_sleep_cycle_free(&self->off);
+	devpm_sleep_cycle_free(&self->c);
+	devpm_pm_prints_free(&self->pr);
+	devpm_kmsg_close(self->k);
+	devpm_trace_stop(self->t);
+	devpm_case_teardown(self->mark);
+}
+
+/* Create the bench; 0, 1 (skip: why), -1 (error: why). */
+static int bench_create(char *why, size_t len)
+{
+	char p[DEVPM_PATH_MAX], k[DEVPM_PATH_MAX + 16];
+	int id, r;
+
+	r = devpm_mock_load(false, why, len);
+	if (r)
+		return r > 0 ? 1 : -1;
+	for (id = 0; id < NBENCH; id++) {
+		const struct bdev *b = &bench[id];
+		struct devpm_mock_opts o = {
+			.parent = b->parent, .async = b->async,
+		};
+
+		r = devpm_mock_create(id, &o);
+		if (!r)
+			r = devpm_mock_set_cb(id, DEVPM_MOCK_SUSPEND, b->us, 0);
+		if (!r)
+			r = devpm_mock_set_cb(id, DEVPM_MOCK_RESUME, b->us, 0);
+		if (!r && b->budget_us) {
+			snprintf(k, sizeof(k), "%ld", b->budget_us);
+			r = devpm_mock_set(id, "resume_budget_us", k);
+		}
+		if (!r && b->async_off) {
+			r = devpm_mock_path(id, p, sizeof(p));
+			snprintf(k, sizeof(k), "%s/power/async", p);
+			if (!r)
+				r = devpm_knob_write(k, "disabled");
+		}
+		if (r) {
+			snprintf(why, len, "%s: %s", nm(id), devpm_error());
+			return -1;
+		}
+	}
+	/*
+	 * Consumer first in the list: device_link_add() moves it behind
+	 * its supplier (device_reorder_to_tail()).
+	 */
+	if (devpm_mock_link_add(LINK_CON, LINK_SUP, false)) {
+		snprintf(why, len, "link %s -> %s: %s", nm(LINK_CON),
+			 nm(LINK_SUP), devpm_error());
+		return -1;
+	}
+	return 0;
+}
+
+/* One cycle at level with pm_async, saved under key for later cases. */
+static int bench_cycle(struct devpm_trace *t, const char *level,
+		       const char *pm_async, const char *cycle,
+		       const char *key, struct devpm_sleep_cycle *c,
+		       char *why, size_t len)
+{
+	struct devpm_suspend_stats a, b;
+	struct cycle_meta m = { .ret = 0 };
+	uint64_t wall;
+	int r, ret;
+
+	if (devpm_pm_test_set(level) ||
+	    devpm_knob_write("/sys/power/pm_async", pm_async) ||
+	    devpm_suspend_stats_read(&b)) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
+	}
+	r = devpm_sleep_traced(t, "freeze", &ret, &wall, c);
+	if (ret || r) {
+		snprintf(why, len, "pm_test=%s cycle with pm_async=%s: %s",
+			 level, pm_async,
+			 ret ? strerror(-ret) : devpm_error());
+		return -1;
+	}
+	if (devpm_suspend_stats_read(&a))
+		a.success = -1;
+	devpm_note("%s: pm_test=%s, pm_async=%s, cycle %llu ms, %zu callbacks",
+		   cycle, level, pm_async, (unsigned long long)wall / 1000,
+		   c->ncb);
+	devpm_sleep_timeline_print(c, cycle);
+	snprintf(m.level, sizeof(m.level), "%s", level);
+	snprintf(m.state, sizeof(m.state), "freeze");
+	snprintf(m.name, sizeof(m.name), "%s", cycle);
+	m.success_before = b.success;
+	m.success_after = a.success;
+	m.wall_us = wall;
+	cache_save(key, c, &m);
+	return 0;
+}
+
+/*
+ * Both cycles, from the cache or run here.  0, 1 (skip: why), -1.  The
+ * pm_async=1 cycle is a pm_test=platform one, the pm_async=0 cycle a
+ * pm_test=devices one: pm_test_levels counts them for those levels.
+ */
+static int bench_cycles(struct _test_data_sleep *self, const char *casename)
+{
+	char cyc[96];
+	int r;
+
+	if (!cache_load("on", &self->on, NULL) &&
+	    !cache_load("off", &self->off, NULL)) {
+		devpm_note("the bench cycles of this run, read back (their TIMELINE lines come with the case that ran them)");
+		return 0;
+	}
+	devpm_sleep_cycle_free(&self->on);
+	devpm_sleep_cycle_free(&self->off);
+	if (!devpm_exists("/sys/power/pm_test")) {
+		snprintf(self->why, sizeof(self->why),
+			 "no /sys/power/pm_test (CONFIG_PM_DEBUG is off)");
+		return 1;
+	}
+	if (!devpm_power_has("/sys/power/state", "freeze")) {
+		snprintf(self->why, sizeof(self->why),
+			 "no s2idle: /sys/power/state has no 'freeze'");
+		return 1;
+	}
+	r = bench_create(self->why, sizeof(self->why));
+	if (r)
+		return r;
+	self->t = devpm_sleep_trace_start(NULL);
+	if (!self->t) {
+		snprintf(self->why, sizeof(self->why),
+			 "needs the power trace events: %s", devpm_error());
+		return 1;
+	}
+	snprintf(cyc, sizeof(cyc), "%s.async", casename);
+	if (bench_cycle(self->t, "platform", "1", cyc, "on", &self->on,
+			self->why, sizeof(self->why)))
+		return -1;
+	snprintf(cyc, sizeof(cyc), "%s.sync", casename);
+	if (bench_cycle(self->t, "devices", "0", cyc, "off", &self->off,
+			self->why, sizeof(self->why)))
+		return -1;
+	return 0;
+}
+
+/* Span of the NPAR independent devices' callbacks in a phase. */
+static void par_span(struct __test_metadata *_metadata,
+		     const struct devpm_sleep_cycle *c,
+		     enum devpm_pm_phase ph, uint64_t *span)
+{
+	const char *devs[NPAR];
+	int i;
+
+	for (i = 0; i < NPAR; i++)
+		devs[i] = nm(PAR0 + i);
+	ASSERT_EQ(0, devpm_sleep_span(c, ph, devs, NPAR, span))
+		TH_LOG("%s", devpm_error());
+}
+
+/*
+ * Each of the NPAR callbacks took its delay (else the spans mean
+ * nothing): the number that did not, with why set.
+ */
+static int par_delays(const struct devpm_sleep_cycle *c,
+		      enum devpm_pm_phase ph, char *why, size_t len)
+{
+	char w[256];
+	int i, bad = 0;
+
+	for (i = 0; i < NPAR; i++) {
+		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, nm(i));
+
+		if (cb && !devpm_sleep_check_delay(devpm_pm_cb_dur(cb),
+						   PAR_US, w, sizeof(w)))
+			continue;
+		if (!bad++)
+			snprintf(why, len, "%s %s: %s", nm(i),
+				 devpm_pm_phase_name(ph),
+				 cb ? w : "no callback");
+	}
+	return bad;
+}
+
+/* Distinct lanes among the NPAR callbacks. */
+static int par_lanes(const struct devpm_sleep_cycle *c,
+		     enum devpm_pm_phase ph)
+{
+	int pids[NPAR], n = 0, i, j;
+
+	for (i = 0; i < NPAR; i++) {
+		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, nm(i));
+
+		if (!cb)
+			continue;
+		for (j = 0; j < n && pids[j] != cb->pid; j++)
+			;
+		if (j == n)
+			pids[n++] = cb->pid;
+	}
+	return n;
+}
+
+static void parallel(struct __test_metadata *_metadata,
+		     struct _test_data_sleep *self, enum devpm_pm_phase ph)
+{
+	const char *pn = devpm_pm_phase_name(ph);
+	uint64_t on, off;
+	char why[512];
+
+	par_span(_metadata, &self->on, ph, &on);
+	par_span(_metadata, &self->off, ph, &off);
+	devpm_note("%d devices x %d us %s: %llu us with pm_async=1 (%d lanes), %llu us with pm_async=0 (%d lanes)",
+		   NPAR, PAR_US, pn, (unsigned long long)on,
+		   par_lanes(&self->on, ph), (unsigned long long)off,
+		   par_lanes(&self->off, ph));
+	devpm_metric("-", "async_speedup", on ? (double)off / on : 0);
+	devpm_metric("-", "async_us", on);
+	devpm_metric("-", "sync_us", off);
+	EXPECT_EQ(0, par_delays(&self->on, ph, why, sizeof(why)))
+		TH_LOG("pm_async=1: %s", why);
+	EXPECT_EQ(0, par_delays(&self->off, ph, why, sizeof(why)))
+		TH_LOG("pm_async=0: %s", why);
+	EXPECT_LT(on, 2ULL * PAR_US)
+		TH_LOG("%s of %d async devices took %llu us with pm_async=1, limit %d us (2 x delay)",
+		       pn, NPAR, (unsigned long long)on, 2 * PAR_US);
+	EXPECT_GE(off, (uint64_t)NPAR * PAR_US)
+		TH_LOG("%s of %d devices took %llu us with pm_async=0, want >= %d us (%d x delay): not serialized",
+		       pn, NPAR, (unsigned long long)off, NPAR * PAR_US,
+		       NPAR);
+}
+
+TEST_F(sleep, async_resume_parallel)
+{
+	int r;
+
+	r = bench_cycles(self, _metadata->name);
+	if (r > 0)
+		SKIP(return, "%s", self->why);
+	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
+	parallel(_metadata, self, DEVPM_PH_RESUME);
+}
+
+TEST_F(sleep, async_suspend_parallel)
+{
+	int r;
+
+	r = bench_cycles(self, _metadata->name);
+	if (r > 0)
+		SKIP(return, "%s", self->why);
+	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
+	parallel(_metadata, self, DEVPM_PH_SUSPEND);
+}
+
+/* One ordering: first's callback in ph ends before second's starts. */
+struct pair {
+	bool sync_cycle;	/* in the pm_async=0 cycle, else the other */
+	enum devpm_pm_phase ph;
+	int first, second;
+};
+
+/*
+ * The orderings of one device, one sub line for it.  control: a device
+ * with no relation to the others, whose pairs must NOT come out ordered
+ * (else the check could not tell).
+ */
+static void device_order(struct devpm_sub *sub, struct _test_data_sleep *self,
+			 int dev, const struct pair *p, size_t n, bool control)
+{
+	char why[512], first[512] = "";
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		const struct devpm_sleep_cycle *c = p[i].sync_cycle ?
+						    &self->off : &self->on;
+
+		r = devpm_sleep_check_before(c, p[i].ph, nm(p[i].first),
+					     nm(p[i].second), why,
+					     sizeof(why));
+		devpm_note("%s%s, pm_async=%d: %s", control ? "control: " : "",
+			   devpm_pm_phase_name(p[i].ph), !p[i].sync_cycle, why);
+		if (first[0])
+			continue;
+		if (r < 0 || (!control && r))
+			snprintf(first, sizeof(first), "%s", why);
+		else if (control && !r)
+			snprintf(first, sizeof(first),
+				 "control: unrelated devices came out ordered (%s): the check cannot tell",
+				 why);
+	}
+	if (first[0])
+		devpm_sub_fail(sub, nm(dev), "%s", first);
+	else
+		devpm_sub_pass(sub, nm(dev), "%s", "");
+}
+
+#define ORDER(sub, self, dev, control, ...) do { \
+	const struct pair __p[] = { __VA_ARGS__ }; \
+	device_order(sub, self, dev, __p, sizeof(__p) / sizeof(__p[0]), \
+		     control); \
+} while (0)
+
+#define S DEVPM_PH_SUSPEND
+#define R DEVPM_PH_RESUME
+
+/*
+ * The same shape as a parent or supplier and its child or consumer,
+ * without the relation: overlaps.
+ */
+#define UNRELATED(sub, self) \
+	ORDER(sub, self, CTL_C, true, { false, S, CTL_C, CTL_P }, \
+	      { false, R, CTL_P, CTL_C })
+
+TEST_F(sleep, parent_waits_for_children)
+{
+	struct devpm_sub sub;
+	int r;
+
+	r = bench_cycles(self, _metadata->name);
+	if (r > 0)
+		SKIP(return, "%s", self->why);
+	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
+	devpm_sub_begin(&sub, "parent_waits_for_children");
+	ORDER(&sub, self, TREE_A1, false, { false, S, TREE_A1, TREE_A },
+	      { false, R, TREE_A, TREE_A1 });
+	ORDER(&sub, self, TREE_A2, false, { false, S, TREE_A2, TREE_A },
+	      { false, R, TREE_A, TREE_A2 });
+	ORDER(&sub, self, TREE_B1, false, { false, S, TREE_B1, TREE_B },
+	      { false, R, TREE_B, TREE_B1 });
+	UNRELATED(&sub, self);
+	DEVPM_SUB_END(&sub);
+}
+
+TEST_F(sleep, device_link_order)
+{
+	struct devpm_sub sub;
+	int r;
+
+	r = bench_cycles(self, _metadata->name);
+	if (r > 0)
+		SKIP(return, "%s", self->why);
+	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
+	devpm_sub_begin(&sub, "device_link_order");
+	ORDER(&sub, self, LINK_CON, false, { false, S, LINK_CON, LINK_SUP },
+	      { false, R, LINK_SUP, LINK_CON },
+	      { true, S, LINK_CON, LINK_SUP },
+	      { true, R, LINK_SUP, LINK_CON });
+	UNRELATED(&sub, self);
+	DEVPM_SUB_END(&sub);
+}
+
+TEST_F(sleep, async_attribute_forces_sync)
+{
+	struct devpm_sub sub;
+	int r;
+
+	r = bench_cycles(self, _metadata->name);
+	if (r > 0)
+		SKIP(return, "%s", self->why);
+	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
+	devpm_sub_begin(&sub, "async_attribute_forces_sync");
+	/* Suspend walks the list from its tail, resume from its head. */
+	ORDER(&sub, self, SYNC_OFF, false, { false, S, SYNC_B, SYNC_OFF },
+	      { false, S, SYNC_OFF, SYNC_A },
+	      { false, R, SYNC_A, SYNC_OFF },
+	      { false, R, SYNC_OFF, SYNC_B });
+	/* With power/async enabled the same place overlaps its neighbours. */
+	ORDER(&sub, self, SYNC_CTL, true, { false, S, SYNC_CTL, SYNC_B },
+	      { false, R, SYNC_CTL, SYNC_C });
+	DEVPM_SUB_END(&sub);
+}
+
+#undef S
+#undef R
+
+/*
+ * A delay or budget that is negative or absurd is refused, with one line
+ * that names it (lib/mock.c, the module's store functions).  0 when all
+ * four are, else 1 with why.
+ */
+static int bad_input(char *why, size_t len)
+{
+	static const struct {
+		long delay;		/* -1: set the budget to text */
+		const char *text;
+	} in[] = {
+		{ -1000, NULL }, { 20000000, NULL },
+		{ -1, "-5" }, { -1, "99999999999" },
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		if (in[i].text)
+			r = devpm_mock_set(BAD_ID, "resume_budget_us",
+					   in[i].text);
+		else
+			r = devpm_mock_set_cb(BAD_ID, DEVPM_MOCK_RESUME,
+					      in[i].delay, 0);
+		if (!r || strchr(devpm_error(), '\n') || !devpm_error()[0]) {
+			snprintf(why, len, "%s %ld%s%s: %s", in[i].text ?
+				 "resume_budget_us" : "resume delay",
+				 in[i].delay, in[i].text ? " text " : "",
+				 in[i].text ? in[i].text : "",
+				 r ? "refused without one clear line" :
+				 "accepted");
+			return 1;
+		}
+		devpm_note("refused as it should: %s", devpm_error());
+	}
+	return 0;
+}
+
+TEST_F(sleep, callback_timing_matches)
+{
+	struct devpm_sub sub;
+	char why[512], w[256];
+	int id, ph, bad, r;
+
+	r = bench_cycles(self, _metadata->name);
+	if (r > 0)
+		SKIP(return, "%s", self->why);
+	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
+	devpm_sub_begin(&sub, "callback_timing_matches");
+	if (devpm_mock_load(false, why, sizeof(why)) ||
+	    devpm_mock_create(BAD_ID, NULL))
+		devpm_sub_fail(&sub, nm(BAD_ID), "%s %s", why,
+			       devpm_error());
+	else if (bad_input(why, sizeof(why)))
+		devpm_sub_fail(&sub, nm(BAD_ID), "%s", why);
+	else
+		devpm_sub_pass(&sub, nm(BAD_ID), "%s", "");
+	for (id = 0; id < NBENCH; id++) {
+		const struct bdev *b = &bench[id];
+		const struct devpm_pm_cb *cb;
+		uint64_t d[2] = { 0, 0 };
+
+		bad = 0;
+		for (ph = 0; ph < 2; ph++) {
+			enum devpm_pm_phase p = ph ? DEVPM_PH_RESUME :
+						DEVPM_PH_SUSPEND;
+
+			cb = devpm_sleep_cb(&self->on, p, nm(id));
+			if (!cb) {
+				if (!bad++)
+					snprintf(why, sizeof(why), "no %s callback in the trace",
+						 devpm_pm_phase_name(p));
+				continue;
+			}
+			d[ph] = devpm_pm_cb_dur(cb);
+			if (devpm_sleep_check_delay(d[ph], b->us, w,
+						    sizeof(w)) && !bad++)
+				snprintf(why, sizeof(why), "%s: %s",
+					 devpm_pm_phase_name(p), w);
+			devpm_metric(nm(id), ph ? "resume_us" : "suspend_us",
+				     d[ph]);
+		}
+		cb = devpm_sleep_cb(&self->on, DEVPM_PH_RESUME, nm(id));
+		devpm_note("%s: suspend %llu us, resume %llu us, configured %ld us, resume budget %ld us",
+			   nm(id), (unsigned long long)d[0],
+			   (unsigned long long)d[1], b->us, b->budget_us);
+		if (!bad && cb && devpm_sleep_check_budget(cb, b->budget_us,
+							   w, sizeof(w))) {
+			if (id == SLOW) {
+				/* The planted slow resume: caught. */
+				devpm_note("planted slow resume caught: %s", w);
+			} else {
+				bad++;
+				snprintf(why, sizeof(why), "%s", w);
+			}
+		} else if (!bad && id == SLOW) {
+			bad++;
+			snprintf(why, sizeof(why), "control: the planted slow resume (%ld us, budget %ld us) was not flagged",
+				 b->us, b->budget_us);
+		}
+		if (bad)
+			devpm_sub_fail(&sub, nm(id), "%s", why);
+		else
+			devpm_sub_pass(&sub, nm(id), "%s", "");
+	}
+	DEVPM_SUB_END(&sub);
+}
+
+/* One device's callbacks in a cycle. */
+struct devtime {
+	const char *dev, *driver;
+	uint64_t us[DEVPM_PH_NR];
+	uint64_t total;
+	bool timed;		/* has a callback outside prepare/complete */
+};
+
+static size_t collect(const struct devpm_sleep_cycle *c, struct devtime *d,
+		      size_t max)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->ncb; i++) {
+		const struct devpm_pm_cb *cb = &c->cb[i];
+
+		for (j = 0; j < n; j++)
+			if (!strcmp(d[j].dev, cb->dev))
+				break;
+		if (j == n) {
+			if (n == max)
+				continue;
+			memset(&d[n], 0, sizeof(d[n]));
+			d[n].dev = cb->dev;
+			d[n].driver = cb->driver;
+			n++;
+		}
+		d[j].us[cb->phase] += devpm_pm_cb_dur(cb);
+		d[j].total += devpm_pm_cb_dur(cb);
+		if (cb->phase != DEVPM_PH_PREPARE &&
+		    cb->phase != DEVPM_PH_COMPLETE)
+			d[j].timed = true;
+	}
+	return n;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct devtime *x = a, *y = b;
+
+	return x->total < y->total ? 1 : x->total > y->total ? -1 : 0;
+}
+
+/* "suspend=12 suspend_late=3 ..." of the phases with a callback. */
+static void phase_list(const struct devtime *d, char *buf, size_t len)
+{
+	size_t used = 0;
+	int ph;
+
+	buf[0] = '\0';
+	for (ph = 0; ph < DEVPM_PH_NR && used < len; ph++)
+		if (d->us[ph])
+			used += snprintf(buf + used, len - used, "%s%s=%llu",
+					 used ? " " : "",
+					 devpm_pm_phase_name(ph),
+					 (unsigned long long)d->us[ph]);
+}
+
+/*
+ * Every traced callback of dev outside prepare/complete against the
+ * kernel's record: 0 all agree, 1 not (why says the first that does
+ * not).  kern gets "phase=us ..." of the kernel's figures.
+ */
+static int agree(const struct devpm_sleep_cycle *c,
+		 const struct devpm_pm_prints *pr, const char *dev,
+		 char *kern, size_t klen, char *why, size_t len)
+{
+	size_t i, used = 0;
+	int bad = 0;
+	char w[256];
+
+	kern[0] = '\0';
+	for (i = 0; i < c->ncb; i++) {
+		const struct devpm_pm_cb *cb = &c->cb[i];
+		const struct devpm_pm_print *k;
+		const char *ph = devpm_pm_phase_name(cb->phase);
+
+		if (strcmp(cb->dev, dev) || cb->phase == DEVPM_PH_PREPARE ||
+		    cb->phase == DEVPM_PH_COMPLETE)
+			continue;
+		k = devpm_pm_print_for(pr, c, cb);
+		if (!k) {
+			if (!bad++)
+				snprintf(why, len, "%s: no pm_print_times record of the kernel for it",
+					 ph);
+			continue;
+		}
+		if (used < klen)
+			used += snprintf(kern + used, klen - used, "%s%s=%llu",
+					 used ? " " : "", ph,
+					 (unsigned long long)k->usecs);
+		if (devpm_pm_print_agree(devpm_pm_cb_dur(cb), k->usecs, w,
+					 sizeof(w))) {
+			if (!bad++)
+				snprintf(why, len, "%s %s: %s", ph, k->func, w);
+		} else if (k->pid && k->pid != cb->pid) {
+			if (!bad++)
+				snprintf(why, len, "%s: the kernel ran it in pid %d, the trace says lane %d",
+					 ph, k->pid, cb->pid);
+		} else if (k->err != cb->err) {
+			if (!bad++)
+				snprintf(why, len, "%s: the kernel says it returned %d, the trace %d",
+					 ph, k->err, cb->err);
+		}
+	}
+	return bad ? 1 : 0;
+}
+
+TEST_F(sleep, real_device_timing)
+{
+	struct devpm_suspend_stats before, after;
+	struct devtime *d;
+	struct devpm_sub sub;
+	char list[512], kern[512], why[512];
+	uint64_t wall;
+	size_t i, n;
+	struct cycle_meta m = { .level = "none", .state = "freeze",
+				.name = "real_device_timing.1" };
+	int ret, r;
+
+	if (!devpm_power_has("/sys/power/state", "freeze"))
+		SKIP(return, "no s2idle: /sys/power/state has no 'freeze'");
+	if (platform_wake_setup(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	self->t = devpm_sleep_trace_start(NULL);
+	if (!self->t)
+		SKIP(return, "needs the power trace events: %s",
+		     devpm_error());
+	/* A real sleep: no pm_test level. */
+	if (devpm_exists("/sys/power/pm_test"))
+		ASSERT_EQ(0, devpm_pm_test_set("none"))
+			TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_knob_write("/sys/power/pm_print_times", "1"))
+		TH_LOG("%s", devpm_error());
+	self->k = devpm_kmsg_open();
+	ASSERT_NE(NULL, self->k) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_suspend_stats_read(&before))
+		TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, platform_wake_arm("freeze", why, sizeof(why)))
+		TH_LOG("%s", why);
+	r = devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c);
+	if (devpm_suspend_stats_read(&after))
+		after.success = -1;
+	/* pm_test_levels counts it for "none". */
+	m.ret = ret;
+	m.success_before = before.success;
+	m.success_after = after.success;
+	m.wall_us = wall;
+	if (!r)
+		cache_save("real", &self->c, &m);
+	ASSERT_EQ(0, ret) TH_LOG("s2idle: %s", strerror(-ret));
+	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(before.success + 1, after.success)
+		TH_LOG("suspend_stats/success %ld -> %ld: no sleep counted",
+		       before.success, after.success);
+	ASSERT_LE(0, devpm_kmsg_drain(self->k, devpm_pm_prints_line,
+				      &self->pr));
+	devpm_sleep_timeline_print(&self->c, "real_device_timing.1");
+
+	d = calloc(self->c.ncb, sizeof(*d));
+	ASSERT_NE(NULL, d);
+	n = collect(&self->c, d, self->c.ncb);
+	devpm_note("cycle %llu ms: suspend %llu us (prepare %llu, suspend %llu, late %llu, noirq %llu), resume %llu us (noirq %llu, early %llu, resume %llu, complete %llu); %zu callbacks, %zu kernel records",
+		   (unsigned long long)wall / 1000,
+		   (unsigned long long)side_us(&self->c, true),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_PREPARE),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_SUSPEND),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_SUSPEND_LATE),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_SUSPEND_NOIRQ),
+		   (unsigned long long)side_us(&self->c, false),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME_NOIRQ),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME_EARLY),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME),
+		   (unsigned long long)phase_us(&self->c, DEVPM_PH_COMPLETE),
+		   self->c.ncb, self->pr.n);
+	if (devpm_kmsg_lost(self->k))
+		devpm_note("the kernel log overwrote records before they were read (%lu gaps)",
+			   devpm_kmsg_lost(self->k));
+	devpm_metric("-", "suspend_us", side_us(&self->c, true));
+	devpm_metric("-", "resume_us", side_us(&self->c, false));
+	for (i = 0; i < DEVPM_PH_NR; i++) {
+		char key[48];
+
+		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(i));
+		devpm_metric("-", key, phase_us(&self->c, i));
+	}
+	devpm_metric("-", "cycle_ms", wall / 1000.0);
+	/* The mini-summit's other claim: resume is slower than suspend. */
+	if (side_us(&self->c, true))
+		devpm_metric("-", "resume_over_suspend",
+			     (double)side_us(&self->c, false) /
+			     side_us(&self->c, true));
+
+	devpm_sub_begin(&sub, "real_device_timing");
+	for (i = 0; i < n; i++) {
+		int ph;
+
+		if (!d[i].timed)
+			continue;	/* prepare/complete only: no record */
+		phase_list(&d[i], list, sizeof(list));
+		r = agree(&self->c, &self->pr, d[i].dev, kern, sizeof(kern),
+			  why, sizeof(why));
+		devpm_note("%s (%s): trace %s; kernel %s", d[i].dev,
+			   d[i].driver[0] ? d[i].driver : "-", list,
+			   kern[0] ? kern : "none");
+		for (ph = 0; ph < DEVPM_PH_NR; ph++) {
+			char key[48];
+
+			if (!d[i].us[ph])
+				continue;
+			snprintf(key, sizeof(key), "%s_us",
+				 devpm_pm_phase_name(ph));
+			devpm_metric(d[i].dev, key, d[i].us[ph]);
+		}
+		/*
+		 * Records overwritten before they were read (a ring too
+		 * small for ~2 lines per callback) make the kernel's side
+		 * incomplete: no verdict then, for a device that disagrees.
+		 */
+		if (r && devpm_kmsg_lost(self->k))
+			devpm_sub_skip(&sub, d[i].dev, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
+				       devpm_kmsg_lost(self->k));
+		else if (r)
+			devpm_sub_fail(&sub, d[i].dev, "%s (%s)", why,
+				       d[i].driver[0] ? d[i].driver : "no driver");
+		else
+			devpm_sub_pass(&sub, d[i].dev, "%s", "");
+	}
+	qsort(d, n, sizeof(*d), by_total);
+	for (i = 0; i < n && i < SLOWEST; i++) {
+		phase_list(&d[i], list, sizeof(list));
+		devpm_note("slowest %zu: %s (%s) %llu us: %s", i + 1, d[i].dev,
+			   d[i].driver[0] ? d[i].driver : "-",
+			   (unsigned long long)d[i].total, list);
+	}
+	free(d);
+	DEVPM_SUB_END(&sub);
+}
+
+/* The phases a pm_test level runs (kernel/power/suspend.c). */
+static unsigned int level_phases(const char *level)
+{
+	if (!strcmp(level, "freezer"))
+		return 0;	/* enter_state(): before any device */
+	if (!strcmp(level, "devices"))	/* suspend_devices_and_enter() */
+		return 1u << DEVPM_PH_PREPARE | 1u << DEVPM_PH_SUSPEND |
+		       1u << DEVPM_PH_RESUME | 1u << DEVPM_PH_COMPLETE;
+	return (1u << DEVPM_PH_NR) - 1;
+}
+
+static unsigned int seen_phases(const struct devpm_sleep_cycle *c)
+{
+	unsigned int m = 0;
+	int i;
+
+	for (i = 0; i < DEVPM_PH_NR; i++)
+		if (c->phase[i].begin_us && c->phase[i].end_us)
+			m |= 1u << i;
+	return m;
+}
+
+/*
+ * s2idle refuses core and processors (enter_state(): -EAGAIN); those
+ * levels go through mem with mem_sleep deep, which they never enter:
+ * core stops after syscore_suspend(), before ->enter.
+ */
+static const char *level_state(const char *level, char *why, size_t len)
+{
+	if (strcmp(level, "core") && strcmp(level, "processors"))
+		return "freeze";
+	if (!devpm_power_has("/sys/power/state", "mem") ||
+	    !devpm_power_has("/sys/power/mem_sleep", "deep")) {
+		snprintf(why, len, "s2idle refuses pm_test=%s (-EAGAIN) and there is no deep mem_sleep to test it with",
+			 level);
+		return NULL;
+	}
+	if (devpm_knob_write("/sys/power/mem_sleep", "deep")) {
+		snprintf(why, len, "%s", devpm_error());
+		return NULL;
+	}
+	return "mem";
+}
+
+/*
+ * The cycle of a level: one an earlier case of this run made at that
+ * level (real_device_timing: none; the bench: platform and devices), or
+ * one run here.  0 (self->c, m and *r set), 1 skip, -1 fail (why).
+ */
+static int level_cycle(struct _test_data_sleep *self, const char *level,
+		       bool wake_ok, struct cycle_meta *m, int *r, char *why,
+		       size_t len)
+{
+	static const char *const keys[] = { "real", "on", "off" };
+	struct devpm_suspend_stats a, b;
+	const char *state;
+	uint64_t wall;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (cache_load(keys[i], &self->c, m))
+			continue;
+		if (!strcmp(m->level, level)) {
+			devpm_note("pm_test=%s: the cycle %s of this run (its TIMELINE lines come with that case)",
+				   level, m->name);
+			*r = 0;
+			return 0;
+		}
+		devpm_sleep_cycle_free(&self->c);
+	}
+	state = level_state(level, why, len);
+	if (!state)
+		return 1;
+	if (!strcmp(level, "none")) {
+		if (!wake_ok)
+			return 1;	/* why: platform_wake_setup()'s */
+		if (platform_wake_arm(state, why, len))
+			return -1;
+	}
+	if (devpm_pm_test_set(level) || devpm_suspend_stats_read(&b)) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
+	}
+	*r = devpm_sleep_traced(self->t, state, &m->ret, &wall, &self->c);
+	if (devpm_suspend_stats_read(&a))
+		a.success = -1;
+	snprintf(m->level, sizeof(m->level), "%s", level);
+	snprintf(m->state, sizeof(m->state), "%s", state);
+	snprintf(m->name, sizeof(m->name), "pm_test_levels.%s", level);
+	m->success_before = b.success;
+	m->success_after = a.success;
+	m->wall_us = wall;
+	devpm_sleep_timeline_print(&self->c, m->name);
+	return 0;
+}
+
+TEST_F(sleep, pm_test_levels)
+{
+	struct devpm_sub sub;
+	struct devpm_pm_level lv[12];
+	struct cycle_meta m;
+	char why[512], seen[128];
+	bool wake_ok, has_core = false;
+	int i, n, r, ret;
+
+	n = devpm_pm_test_levels(lv, 12, NULL);
+	if (n == -ENOENT)
+		SKIP(return, "%s", devpm_error());
+	ASSERT_LT(0, n) TH_LOG("/sys/power/pm_test: %s", devpm_error());
+	ASSERT_TRUE(devpm_exists(DEVPM_PM_TEST_DELAY))
+		TH_LOG("no %s: each level would wait its default 5 s",
+		       DEVPM_PM_TEST_DELAY);
+	self->t = devpm_sleep_trace_start(NULL);
+	if (!self->t)
+		SKIP(return, "needs the power trace events: %s",
+		     devpm_error());
+	wake_ok = !platform_wake_setup(self->why, sizeof(self->why));
+	for (i = 0; i < n; i++)
+		has_core |= !strcmp(lv[i].name, "core");
+
+	/* The kernel's refusal, seen once: the check below can fail. */
+	if (has_core && devpm_power_has("/sys/power/state", "freeze")) {
+		ASSERT_EQ(0, devpm_pm_test_set("core"))
+			TH_LOG("%s", devpm_error());
+		ret = devpm_sleep_enter("freeze");
+		devpm_note("s2idle with pm_test=core: %s (kernel/power/suspend.c: enter_state() refuses core and processors for s2idle)",
+			   ret ? strerror(-ret) : "accepted");
+		EXPECT_EQ(-EAGAIN, ret);
+	}
+
+	devpm_sub_begin(&sub, "pm_test_levels");
+	for (i = 0; i < n; i++) {
+		const char *lvl = lv[i].name;
+		unsigned int want = level_phases(lvl);
+
+		memset(&m, 0, sizeof(m));
+		r = 0;
+		snprintf(why, sizeof(why), "%s", self->why);
+		switch (level_cycle(self, lvl, wake_ok, &m, &r, why,
+				    sizeof(why))) {
+		case 1:
+			devpm_sub_skip(&sub, lvl, "%s", why);
+			continue;
+		case -1:
+			devpm_sub_fail(&sub, lvl, "%s", why);
+			continue;
+		}
+		phases_seen(&self->c, seen, sizeof(seen));
+		devpm_note("pm_test=%s with state %s: returned %s after %llu ms; phases %s",
+			   lvl, m.state, m.ret ? strerror(-m.ret) : "0",
+			   m.wall_us / 1000, seen);
+		if (m.ret)
+			devpm_sub_fail(&sub, lvl, "writing %s to /sys/power/state: %s",
+				       m.state, strerror(-m.ret));
+		else if (m.success_after != m.success_before + 1)
+			devpm_sub_fail(&sub, lvl, "suspend_stats/success %ld -> %ld",
+				       m.success_before, m.success_after);
+		else if (r && r != -ENOENT)
+			devpm_sub_fail(&sub, lvl, "trace: %s", devpm_error());
+		else if (seen_phases(&self->c) != want)
+			devpm_sub_fail(&sub, lvl, "phases %s, want %s", seen,
+				       want ? (want == 0xff ? "all eight" :
+				       "prepare,suspend,resume,complete") : "none");
+		else
+			devpm_sub_pass(&sub, lvl, "%s", "");
+		devpm_metric(lvl, "cycle_ms", m.wall_us / 1000.0);
+		devpm_sleep_cycle_free(&self->c);
+	}
+	DEVPM_SUB_END(&sub);
+}
+
+DEVPM_TEST_MAIN(info)
