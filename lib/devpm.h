@@ -27,6 +27,7 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "mock.h"
 
 #define DEVPM_VERSION "0.1.0"
 
