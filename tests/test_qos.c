@@ -163,6 +163,62 @@ TEST(resume_limit_verdict)
 						   msg, sizeof(msg)));
 }
 
+/* Lines of fixtures/trace/qemu-6.1/<name>; the count, aborts if absent. */
+static size_t load(const char *name, struct devpm_event *ev, size_t max)
+{
+	char p[PATH_MAX], line[1024];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/trace/qemu-6.1/%s", fixtures_dir(), name);
+	f = fopen(p, "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", p, strerror(errno));
+		abort();
+	}
+	while (n < max && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!devpm_trace_parse_line(line, &ev[n]))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Recorded in QEMU with the mock's qos_ignore bug: limit 1000 us, the
+ * device suspended into its 5000 us deep state anyway, control=on resumed
+ * it.  The verdict must fail on it, naming device, limit and resume.
+ */
+TEST(recorded_qos_ignore_fails)
+{
+	struct devpm_event ev[64];
+	struct devpm_qos_update u[4];
+	size_t n = load("qos-ignore.txt", ev, 64);
+	uint64_t us = 0, last_resume = 0;
+	char msg[256];
+	size_t i;
+
+	ASSERT_LT(10, n);
+	ASSERT_EQ(1, devpm_qos_updates(ev, n, DEV, NULL, 0, u, 4));
+	EXPECT_EQ(1000, u[0].value);
+	EXPECT_EQ(1000, u[0].curr);
+	/* The measured resume is the last one, after the limit. */
+	for (i = 0; i < n; i++)
+		if (ev[i].type == DEVPM_EV_RPM_RESUME)
+			last_resume = ev[i].ts_us;
+	ASSERT_EQ(0, devpm_qos_resume_us(ev, n, DEV, last_resume, UINT64_MAX,
+					 &us));
+	EXPECT_LT(5000, us);
+	EXPECT_EQ(0, devpm_qos_limit_verdict(DEV, 1000, us, true, "deep", msg,
+					     sizeof(msg)));
+	EXPECT_NE(NULL, strstr(msg, DEV ": resume took"));
+	EXPECT_NE(NULL, strstr(msg, "limit 1000 us"));
+	/* Above both states the same resume is within the limit. */
+	EXPECT_EQ(1, devpm_qos_limit_verdict(DEV, 20000, us, true, "deep",
+					     msg, sizeof(msg)));
+}
+
 TEST(cpu_latency_hex_is_never_binary)
 {
 	char buf[32];

@@ -486,6 +486,15 @@ TEST_F(qos_dev, no_power_off_flag)
 	DEVPM_SUB_END(&s);
 }
 
+/* The message without its "<dev>: " (the line names the device). */
+static const char *qos_undev(const char *msg, const char *dev)
+{
+	size_t n = strlen(dev);
+
+	return !strncmp(msg, dev, n) && !strncmp(msg + n, ": ", 2) ?
+	       msg + n + 2 : msg;
+}
+
 /* Resume-latency limits against the mock's two state costs. */
 #define SHALLOW_US	50
 #define DEEP_US		5000
@@ -581,7 +590,7 @@ TEST_F(qos_dev, resume_latency_limit_honoured)
 	if (r > 0)
 		devpm_sub_pass(&s, m->d.name, "%s", "");
 	else
-		devpm_sub_fail(&s, m->d.name, "%s", msg);
+		devpm_sub_fail(&s, m->d.name, "%s", qos_undev(msg, m->d.name));
 	DEVPM_SUB_END(&s);
 }
 

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "devpm.h"
 #include "mock.h"
@@ -172,9 +174,93 @@ static inline int qos_mock_ready(struct qos_mock *m)
 }
 
 /*
+ * DEVPM_QOS_RECORD=1 (for fixtures/trace/qemu-6.1/qos-*.txt): a second,
+ * unfiltered tracefs instance with the rpm and QoS events whose "trace"
+ * file is printed verbatim as "# RECORD <line>" when the program ends.
+ * Off in every normal run.
+ */
+static char qos_record_dir[DEVPM_PATH_MAX];
+
+static inline void qos_record_put(const char *file, const char *val)
+{
+	char p[DEVPM_PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", qos_record_dir, file);
+	f = fopen(p, "we");
+	if (f) {
+		fputs(val, f);
+		fclose(f);
+	}
+}
+
+static inline void qos_record_start(void)
+{
+	static const char *const ev[] = {
+		"events/rpm/enable", "events/power/pm_qos_update_target/enable",
+		"events/power/pm_qos_update_flags/enable",
+		"events/power/dev_pm_qos_add_request/enable",
+		"events/power/dev_pm_qos_update_request/enable",
+		"events/power/dev_pm_qos_remove_request/enable",
+		"events/power/pm_qos_update_request/enable", NULL
+	};
+	const char *env = getenv("DEVPM_QOS_RECORD");
+	const char *tfs;
+	int i;
+
+	if (!env || strcmp(env, "1"))
+		return;
+	tfs = devpm_tracefs();
+	snprintf(qos_record_dir, sizeof(qos_record_dir),
+		 "%s/instances/devpm-record-%d", tfs, (int)getpid());
+	if (!tfs[0] || mkdir(qos_record_dir, 0700)) {
+		qos_record_dir[0] = '\0';
+		return;
+	}
+	qos_record_put("trace_clock", "mono");
+	for (i = 0; ev[i]; i++)
+		qos_record_put(ev[i], "1");
+	qos_record_put("tracing_on", "1");
+}
+
+static inline void qos_record_dump(void)
+{
+	char p[DEVPM_PATH_MAX + 16], line[1024];
+	FILE *f;
+
+	if (!qos_record_dir[0])
+		return;
+	qos_record_put("tracing_on", "0");
+	snprintf(p, sizeof(p), "%s/trace", qos_record_dir);
+	f = fopen(p, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (line[0] != '#')
+			printf("# RECORD %s", line);
+	if (f)
+		fclose(f);
+	fflush(stdout);
+	qos_record_put("events/enable", "0");
+	rmdir(qos_record_dir);
+}
+
+/*
  * DEVPM_TEST_MAIN with a setup run once in the parent, after the needs
  * are met and before the cases are forked, and a cleanup after them.
+ * test_harness_run() ends in exit(): the cleanup is an atexit handler,
+ * run by the parent only (the forked cases exit too), and before the
+ * journal's restore (registered earlier, so run later).
  */
+static pid_t qos_main_pid;
+static void (*qos_main_cleanup)(void);
+
+static inline void qos_main_atexit(void)
+{
+	if (getpid() != qos_main_pid)
+		return;
+	qos_main_cleanup();
+	qos_record_dump();
+}
+
 #define QOS_TEST_MAIN(info, setup, cleanup) \
 int main(int argc, char **argv) \
 { \
@@ -186,10 +272,12 @@ int main(int argc, char **argv) \
 	devpm__filter_and_list(mode, glob); \
 	if (mode != DEVPM_MODE_RUN) \
 		return 0; \
+	qos_main_pid = getpid(); \
+	qos_main_cleanup = cleanup; \
+	atexit(qos_main_atexit); \
+	qos_record_start(); \
 	setup(); \
-	ret = test_harness_run(argc, argv); \
-	cleanup(); \
-	return ret; \
+	return test_harness_run(argc, argv); \
 }
 
 #endif
