@@ -219,6 +219,46 @@ TEST(recorded_qos_ignore_fails)
 					     msg, sizeof(msg)));
 }
 
+/* Recorded: n/a, a resume, the idle check refused with -EPERM. */
+TEST(recorded_na_refusal)
+{
+	struct devpm_event ev[32];
+	struct devpm_qos_update u[4];
+	size_t n = load("qos-na-refusal.txt", ev, 32);
+
+	ASSERT_LT(8, n);
+	ASSERT_EQ(2, devpm_qos_updates(ev, n, DEV, NULL, 0, u, 4));
+	EXPECT_EQ(0, u[0].value);
+	EXPECT_EQ(0, u[0].curr);
+	EXPECT_EQ(DEVPM_QOS_NO_CONSTRAINT, u[1].curr);
+	EXPECT_EQ(1, devpm_qos_refusals(ev, n, DEV, -EPERM, 0));
+	/* Negative control: from the restore of "0" on nothing refuses. */
+	EXPECT_EQ(0, devpm_qos_refusals(ev, n, DEV, -EPERM, u[1].ts_us));
+}
+
+/* Recorded: 100 and 300 (kernel), 200 (user), then removals. */
+TEST(recorded_aggregate_is_the_minimum)
+{
+	static const int want[] = { 100, 100, 100, 200, 300,
+				    DEVPM_QOS_NO_CONSTRAINT };
+	struct devpm_event ev[32];
+	struct devpm_qos_update u[8];
+	size_t n = load("qos-aggregate.txt", ev, 32), k, i;
+	char msg[256];
+
+	k = devpm_qos_updates(ev, n, DEV, "DEV_PM_QOS_RESUME_LATENCY", 0, u,
+			      8);
+	ASSERT_EQ(6, k);
+	for (i = 0; i < k; i++)
+		EXPECT_EQ(1, devpm_qos_check_aggregate(u, i + 1, want[i], msg,
+						       sizeof(msg))) {
+			TH_LOG("step %zu: %s", i, msg);
+		}
+	/* Negative control: 300 where the kernel says 200 after -100. */
+	EXPECT_EQ(0, devpm_qos_check_aggregate(u, 4, 300, msg, sizeof(msg)));
+	EXPECT_NE(NULL, strstr(msg, "remove request -1"));
+}
+
 TEST(cpu_latency_hex_is_never_binary)
 {
 	char buf[32];
