@@ -212,7 +212,7 @@ static inline void qos_record_start(void)
 		return;
 	tfs = devpm_tracefs();
 	snprintf(qos_record_dir, sizeof(qos_record_dir),
-		 "%s/instances/devpm-record-%d", tfs, (int)getpid());
+		 "%s/instances/devpm-%d-record", tfs, (int)getpid());
 	if (!tfs[0] || mkdir(qos_record_dir, 0700)) {
 		qos_record_dir[0] = '\0';
 		return;
