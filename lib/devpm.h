@@ -27,6 +27,9 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "sleep.h"
+#include "wakeup_source.h"
+#include "wake_account.h"
 
 #define DEVPM_VERSION "0.1.0"
 

@@ -45,6 +45,7 @@ struct request {
 	bool up;
 	enum wake_mode wake;
 	int timeout_ms;			/* wake: how long the arm lasts */
+	bool wake_key;			/* wake ... key: dev, keys as key */
 };
 
 /* 0, or -EINVAL with why set to the "err ..." reply text. */

@@ -46,6 +46,8 @@ struct agent {
 	struct qmp qmp;
 	bool qmp_up, started;
 	struct wake wake;
+	struct request wake_key;	/* pressed when the armed sleep starts */
+	bool wake_key_armed;
 
 	uint64_t t0, t_first, t_last, t_end, stop_at, kill_at;
 	long records;

@@ -72,6 +72,20 @@ TEST(request_parse_good)
 	ASSERT_EQ(2500, r.timeout_ms);
 	ASSERT_EQ(0, request_parse("wake mem", &r, why, sizeof(why)));
 	ASSERT_EQ(WAKE_MEM, r.wake);
+	ASSERT_FALSE(r.wake_key);
+	/* A key pressed when the armed sleep starts. */
+	ASSERT_EQ(0, request_parse("wake freeze 15000 key --dev kbd0 a", &r,
+				   why, sizeof(why)));
+	ASSERT_EQ(WAKE_FREEZE, r.wake);
+	ASSERT_EQ(15000, r.timeout_ms);
+	ASSERT_TRUE(r.wake_key);
+	ASSERT_STREQ("kbd0", r.dev);
+	ASSERT_EQ(1, r.nkeys);
+	ASSERT_STREQ("a", r.keys[0]);
+	ASSERT_EQ(0, request_parse("wake key b", &r, why, sizeof(why)));
+	ASSERT_EQ(WAKE_AUTO, r.wake);
+	ASSERT_TRUE(r.wake_key);
+	ASSERT_STREQ("", r.dev);
 }
 
 TEST(request_parse_bad)
@@ -81,7 +95,8 @@ TEST(request_parse_bad)
 		"key a\"b", "key +a", "key a+", "key a++b",
 		"key a+b+c+d+e+f+g+h+i", "key --dev k{ a", "link n0",
 		"link n0 maybe", "link n\"0 on", "wake sideways", "wake 5",
-		"wake mem 100 200",
+		"wake mem 100 200", "wake freeze key", "wake key --dev kbd0",
+		"wake mem 100 200 key a", "wake key a\"b",
 		"key a b c d e f g h i j k l m n o p q",
 	};
 	struct request r;
