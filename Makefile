@@ -7,6 +7,7 @@
 #   make qemu       build the QEMU image and run every suite in it (SUITES=...)
 #   make deps       install missing Debian packages (root) or print the line
 #   make install    PREFIX=/usr/local (kselftest-style INSTALL_PATH also works)
+#   make fixtures   fixtures/devpm_mock/devpm_mock.ko against KDIR
 
 CC		?= cc
 PKG_CONFIG	?= pkg-config
@@ -55,7 +56,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit lint qemu qemu-check install clean \
-	headers
+	headers fixtures
 
 all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
 
@@ -153,6 +154,14 @@ $(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(O)/san/libdevpm.a
 	@$(CC) $(SAN_CFLAGS) -Itests -Iqemu -o $@ $< $(SAN_AGENT_LIB) \
 		$(O)/san/libdevpm.a $(PKG_LIBS) -lz
 
+# The fixture kernel modules (docs/fixtures.md), built in a copy under
+# $(O)/fixtures-build so no object lands in the source tree.  `make qemu`
+# builds them itself against the image kernel's headers (qemu/run.sh).
+KDIR		?= /lib/modules/$(shell uname -r)/build
+
+fixtures:
+	@sh fixtures/build.sh "$(KDIR)" fixtures/devpm_mock $(O)/fixtures-build
+
 qemu: deps all $(O)/devpm-qemu-agent
 	@bash qemu/run.sh O=$(O)
 
@@ -170,4 +179,4 @@ install: all
 	install -m 644 docs/devpm.1 $(INSTALL_PATH)/share/man/man1/devpm.1
 
 clean:
-	rm -rf $(O)
+	rm -rf $(O) fixtures/devpm_mock/devpm_mock.ko

@@ -27,6 +27,7 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "mock.h"
 #include "sleep.h"
 #include "wakeup_source.h"
 #include "wake_account.h"

@@ -84,8 +84,10 @@ int devpm_mock_get(int id, const char *attr, char *buf, size_t len);
 enum devpm_mock_wake { DEVPM_MOCK_SOFT, DEVPM_MOCK_HARD, DEVPM_MOCK_STAY,
 		       DEVPM_MOCK_RELAX };
 int devpm_mock_wakeup_fire(int id, enum devpm_mock_wake kind);
-/* point: "pm_prepare", "prepare", "suspend", "suspend_late",
- * "suspend_noirq" */
+/*
+ * point: "pm_prepare", "prepare", "suspend", "suspend_late",
+ * "suspend_noirq"
+ */
 int devpm_mock_wakeup_arm(int id, const char *point, long offset_us,
 			  enum devpm_mock_wake kind);
 int devpm_mock_wakeup_disarm(int id);

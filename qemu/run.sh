@@ -97,6 +97,16 @@ if ! flock -n 9; then
 fi
 bash "$QEMU_DIR/kernel.sh" "$QEMU_BUILD/kernel.env" || exit 2
 . "$QEMU_BUILD/kernel.env"
+# Fixture modules (fixtures/build.sh) against this kernel's headers; stale
+# ones of another kernel must not reach the image.
+rm -f "$FIXTURES_BUILD"/*.ko
+if [ -n "$KHEADERS" ]; then
+	sh "$QEMU_DIR/../fixtures/build.sh" "$KHEADERS" "$FIXTURES_BUILD" \
+		"$QEMU_BUILD/fixtures-build/$KVER" ||
+		die "devpm_mock.ko does not build against $KHEADERS (see above)"
+else
+	note "no linux-headers for $KVER: no devpm_mock.ko, the suites needing it SKIP"
+fi
 . "$QEMU_DIR/image.sh"
 build_base
 build_devpm devpm "$SUITES_SRC"
