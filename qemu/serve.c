@@ -24,6 +24,7 @@ void on_qmp_event(void *ctx, const char *json)
 	 * tell sleep from resume; see poll_sleep().
 	 */
 	if (!strcmp(ev, "SUSPEND")) {
+		a->s3_seen = true;
 		wake_suspended(&a->wake);
 	} else if (!strcmp(ev, "WAKEUP")) {
 		wake_awake(&a->wake);

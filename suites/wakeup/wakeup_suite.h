@@ -20,7 +20,8 @@
 
 #define WK_TTY_WAKEUP	"/sys/class/tty/ttyS0/power/wakeup"
 #define WK_ARM_MS	15000	/* an agent arm never outlives its cycle */
-#define WK_COUNT_MS	2000	/* bound on a wakeup_count read */
+#define WK_COUNT_MS	5000	/* bound on a wakeup_count read (the
+				 * alarmtimer holds its source 2 s) */
 
 enum wk_how {
 	WK_REAL,		/* s2idle, woken by the agent if it sleeps */
@@ -31,6 +32,8 @@ enum wk_how {
 struct wk_env {
 	bool agent;		/* host agent reachable, ttyS0 wakes s2idle */
 	char pm_test[16];	/* level set now ("none") */
+	bool handshake;		/* next wk_cycle: wakeup_count handshake
+				 * right before the write */
 };
 
 /* Enable the agent's wake path; 0, or -errno with devpm_error(). */
@@ -96,6 +99,13 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 		if (r)
 			return devpm_fail(r, "host agent wake arm: %s",
 					  devpm_error());
+	}
+	if (e->handshake) {
+		unsigned long wc;
+
+		r = devpm_wakeup_handshake(&wc, WK_COUNT_MS);
+		if (r)
+			return r;
 	}
 	return devpm_sleep_enter("freeze", s);
 }
