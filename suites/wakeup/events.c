@@ -53,6 +53,7 @@ FIXTURE_SETUP(ev)
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, wk_quiet_usb(&self->env)) TH_LOG("%s", devpm_error());
 	/* A planted bug, for the suite's negative control (docs). */
 	if (bug && bug[0]) {
 		devpm_note("planted bug: devpm_mock.%d %s", MOCK_ID, bug);

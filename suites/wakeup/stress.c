@@ -73,6 +73,7 @@ FIXTURE_SETUP(st)
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, wk_quiet_usb(&self->env)) TH_LOG("%s", devpm_error());
 	if (bug && bug[0]) {
 		devpm_note("planted bug: devpm_mock.%d %s", MOCK_ID, bug);
 		ASSERT_EQ(0, devpm_mock_bug(MOCK_ID, bug))

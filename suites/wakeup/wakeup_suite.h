@@ -14,11 +14,13 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "devpm.h"
 
 #define WK_TTY_WAKEUP	"/sys/class/tty/ttyS0/power/wakeup"
+#define WK_XHCI		"/sys/bus/pci/drivers/xhci_hcd"
 #define WK_ARM_MS	15000	/* an agent arm never outlives its cycle */
 #define WK_COUNT_MS	5000	/* bound on a wakeup_count read (the
 				 * alarmtimer holds its source 2 s) */
@@ -108,6 +110,47 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 			return r;
 	}
 	return devpm_sleep_enter("freeze", s);
+}
+
+/*
+ * Opt-in (DEVPM_WAKEUP_NO_USB=1), in devpm's QEMU image only: unbind the
+ * xHCI controllers for this case (the journal binds them again) and log
+ * the s2idle decisions (pm_debug_messages, journaled).  QEMU's xHCI
+ * cannot restore its state, so every resume re-initialises it and resets
+ * every USB device: ~1.5 s of a ~1.7 s cycle under TCG (pm_print_times:
+ * usb_dev_resume 150-640 ms per device).  Not the default: without the
+ * controller, events in suspend_noirq were seen to leave s2idle asleep
+ * (docs/suites/wakeup.md).  A controller with a mounted disk below it
+ * stays.  0 or -errno.
+ */
+static inline int wk_quiet_usb(const struct wk_env *e)
+{
+	const char *opt = getenv("DEVPM_WAKEUP_NO_USB");
+	struct devpm_dev *d = NULL;
+	char why[256];
+	size_t n, i;
+	int r = 0;
+
+	if (!e->agent || !opt || strcmp(opt, "1") ||
+	    devpm_dev_list("pci", &d, &n))
+		return 0;
+	devpm_knob_write("/sys/power/pm_debug_messages", "1");
+	for (i = 0; i < n && !r; i++) {
+		if (strcmp(d[i].driver, "xhci_hcd"))
+			continue;
+		if (devpm_dev_protected(d[i].path, why, sizeof(why))) {
+			devpm_note("%s stays bound: %s", d[i].name, why);
+			continue;
+		}
+		r = devpm_journal_undo_write(WK_XHCI "/bind", d[i].name);
+		if (!r)
+			r = devpm_write_str(WK_XHCI "/unbind", d[i].name);
+		if (!r)
+			devpm_note("DEVPM_WAKEUP_NO_USB: %s (xhci_hcd) unbound for this case",
+				   d[i].name);
+	}
+	free(d);
+	return r;
 }
 
 /* Serial IRQ of ttyS0 (the agent's wake), -1 when unknown. */
