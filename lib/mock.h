@@ -5,7 +5,12 @@
  * Tests never write the module's files by hand.  Every device created here
  * is journaled (deleted on restore, children first) and so is the module
  * load.  Mock devices are named devpm_mock.ID; a struct devpm_dev for one
- * comes from devpm_mock_dev().
+ * comes from devpm_mock_dev().  The journal's undo records carry
+ * "missing_ok", so deleting a device (or link) by hand first is no restore
+ * error; but a knob of it written with devpm_knob_write() cannot be put
+ * back once it is gone: delete before writing its knobs, or leave the
+ * deleting to the restore.  The mock/ files themselves are written raw
+ * (devpm_mock_set): they die with the device.
  *
  *	if (devpm_mock_load(false, why, sizeof(why)))
  *		SKIP(return, "%s", why);
@@ -41,6 +46,7 @@ enum devpm_mock_cb {
 /* "prepare", "suspend_late", ... (the file names' stem). */
 const char *devpm_mock_cb_name(enum devpm_mock_cb cb);
 
+/* A device cannot be its own parent: parent == id means none. */
 struct devpm_mock_opts {
 	int parent;		/* DEVPM_MOCK_NO_PARENT or a mock id */
 	int async;		/* 1 (default when the struct is NULL), 0 */
