@@ -12,7 +12,8 @@
 #include "agent.h"
 
 #define USAGE "ping | key [--dev ID] QCODE... | link NETDEV on|off | " \
-	      "wake [auto|mem|freeze] [TIMEOUT_MS] [key [--dev ID] QCODE...]"
+	      "wake [auto|mem|freeze] [TIMEOUT_MS] [delay MS] " \
+	      "[key [--dev ID] QCODE...]"
 
 static int bad(char *why, size_t len, const char *fmt, ...)
 {
@@ -131,9 +132,21 @@ int request_parse(const char *line, struct request *r, char *why,
 				return -EINVAL;
 			n = i;
 		}
+		for (i = 1; i + 1 < n && strcmp(tok[i], "delay"); i++)
+			;
+		if (i + 1 < n) {
+			char *end;
+			long v = strtol(tok[i + 1], &end, 10);
+
+			if (*end || v < 0 || v > 60000 || i + 2 != n)
+				return bad(why, len,
+					   "err wake: delay takes 0..60000 ms, after the mode and timeout");
+			r->delay_ms = v;
+			n = i;
+		}
 		if (n > 3)
 			return bad(why, len,
-				   "err usage: wake [auto|mem|freeze] [TIMEOUT_MS] [key [--dev ID] QCODE...]");
+				   "err usage: wake [auto|mem|freeze] [TIMEOUT_MS] [delay MS] [key [--dev ID] QCODE...]");
 		for (i = 1; i < n; i++) {
 			char *end;
 			long v;

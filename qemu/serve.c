@@ -244,6 +244,7 @@ static void serve(struct agent *a, const char *line, char *out, size_t len)
 			return;
 		}
 		wake_arm(&a->wake, r.wake, r.timeout_ms, now_us());
+		a->wake.delay_us = (uint64_t)r.delay_ms * 1000;
 		a->wake_key = r;
 		a->wake_key.kind = REQ_KEY;
 		a->wake_key_armed = r.wake_key;

@@ -22,6 +22,7 @@
 #define WK_TTY_WAKEUP	"/sys/class/tty/ttyS0/power/wakeup"
 #define WK_XHCI		"/sys/bus/pci/drivers/xhci_hcd"
 #define WK_ARM_MS	15000	/* an agent arm never outlives its cycle */
+#define WK_SELF_MS	1500	/* safety net's first kick after the freeze */
 #define WK_COUNT_MS	5000	/* bound on a wakeup_count read (the
 				 * alarmtimer holds its source 2 s) */
 
@@ -80,15 +81,16 @@ static inline int wk_set_pm_test(struct wk_env *e, const char *level)
 /*
  * One attempt to suspend to idle.  WK_REAL arms the agent first (on
  * every real cycle: an arm is replaced, never left to a later cycle);
- * WK_SELF too when the agent exists, as a safety net whose use the caller
- * sees in s->wake_irq; WK_PM_TEST runs at level.  Returns the write's
+ * WK_SELF too when the agent exists, as a safety net that kicks only
+ * WK_SELF_MS after the devices froze and whose use the caller sees in
+ * s->wake_irq; WK_PM_TEST runs at level.  Returns the write's
  * result (0, -EBUSY for an abort) or -errno of the set-up (devpm_error()).
  */
 static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 			   const char *level, const char *label,
 			   struct devpm_sleep *s)
 {
-	char reply[128];
+	char reply[160];
 	int r;
 
 	devpm_note("cycle %s: %s", label, wk_how_name(how, level));
@@ -96,7 +98,13 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 	if (r)
 		return r;
 	if (how != WK_PM_TEST && e->agent) {
-		snprintf(reply, sizeof(reply), "wake freeze %d", WK_ARM_MS);
+		/*
+		 * The safety net of a cycle that must wake itself kicks only
+		 * after WK_SELF_MS: a character that raced a wake already
+		 * under way would be taken for the wake (pm_wakeup_irq).
+		 */
+		snprintf(reply, sizeof(reply), "wake freeze %d delay %d",
+			 WK_ARM_MS, how == WK_SELF ? WK_SELF_MS : 0);
 		r = devpm_host_request(reply, reply, sizeof(reply), 5000);
 		if (r)
 			return devpm_fail(r, "host agent wake arm: %s",
@@ -114,14 +122,12 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 
 /*
  * Opt-in (DEVPM_WAKEUP_NO_USB=1), in devpm's QEMU image only: unbind the
- * xHCI controllers for this case (the journal binds them again) and log
- * the s2idle decisions (pm_debug_messages, journaled).  QEMU's xHCI
+ * xHCI controllers for this case (the journal binds them again).  QEMU's xHCI
  * cannot restore its state, so every resume re-initialises it and resets
  * every USB device: ~1.5 s of a ~1.7 s cycle under TCG (pm_print_times:
- * usb_dev_resume 150-640 ms per device).  Not the default: without the
- * controller, events in suspend_noirq were seen to leave s2idle asleep
- * (docs/suites/wakeup.md).  A controller with a mounted disk below it
- * stays.  0 or -errno.
+ * usb_dev_resume 150-640 ms per device).  Not the default: it removes
+ * real devices from the cycle (docs/suites/wakeup.md).  A controller
+ * with a mounted disk below it stays.  0 or -errno.
  */
 static inline int wk_quiet_usb(const struct wk_env *e)
 {
@@ -134,7 +140,6 @@ static inline int wk_quiet_usb(const struct wk_env *e)
 	if (!e->agent || !opt || strcmp(opt, "1") ||
 	    devpm_dev_list("pci", &d, &n))
 		return 0;
-	devpm_knob_write("/sys/power/pm_debug_messages", "1");
 	for (i = 0; i < n && !r; i++) {
 		if (strcmp(d[i].driver, "xhci_hcd"))
 			continue;
