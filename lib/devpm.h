@@ -34,6 +34,9 @@
 #include "system_sleep.h"
 #include "pm_print_times.h"
 #include "mock.h"
+#include "sleep.h"
+#include "wakeup_source.h"
+#include "wake_account.h"
 
 #define DEVPM_VERSION "0.1.0"
 

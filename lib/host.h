@@ -17,6 +17,12 @@
  *				(enable ttyS0's power/wakeup first) or the ACPI
  *				power button; the arm ends at resume or after
  *				ms (default 30000), never reaching a later cycle
+ *   wake ... [delay ms] [key [--dev ID] <qcode>...]
+ *				the first wake only ms after the devices
+ *				froze (a safety net for a cycle that should
+ *				wake by itself); the keys are pressed as the
+ *				guest's devices freeze (before the wake)
+ * Any request ends an armed wake (the guest is awake to send it).
  * On the wire a request may begin with a tag "#<word> "; the reply then
  * begins with the same tag (devpm_host_request() tags every request and
  * skips stale replies).  devpm_host_request() returns 0 for "ok",

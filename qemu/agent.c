@@ -262,8 +262,9 @@ static void on_results_line(struct agent *a, const char *line)
 		break;
 	case REC_DONE:
 		a->done_code = rec.value;
-		end_run(a, ST_DONE, AFTER_DONE_S, "run complete, exit %d",
-			rec.value);
+		/* After an S3 cycle poweroff hangs: do not wait for it. */
+		end_run(a, ST_DONE, a->s3_seen ? AFTER_DONE_S3_S : AFTER_DONE_S,
+			"run complete, exit %d", rec.value);
 		break;
 	default:
 		break;

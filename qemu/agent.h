@@ -49,6 +49,8 @@ struct request {
 	bool up;
 	enum wake_mode wake;
 	int timeout_ms;			/* wake: how long the arm lasts */
+	bool wake_key;			/* wake ... key: dev, keys as key */
+	int delay_ms;			/* wake ... delay MS: first kick later */
 };
 
 /* 0, or -EINVAL with why set to the "err ..." reply text. */
@@ -102,6 +104,7 @@ struct wake {
 	bool suspended;		/* QEMU reports S3 */
 	uint64_t asleep_us, kick_us, button_us;
 	int kicks;
+	uint64_t delay_us;	/* first kick this much later (wake ... delay) */
 };
 
 void wake_arm(struct wake *w, enum wake_mode mode, int timeout_ms,

@@ -41,7 +41,7 @@ suite_modules() { # suites dir
 	local p
 	for p in "$1"/*/*; do
 		[ -x "$p" ] && [ -f "$p" ] || continue
-		"$p" --needs 2>/dev/null | sed -n 's/^# NEEDS modules: *//p' |
+		"$p" --needs 2>/dev/null | sed -n 's/^# NEEDS modules\{0,1\}: *//p' |
 			tr ',' '\n' | awk 'NF {print $1}'
 	done | sort -u
 }

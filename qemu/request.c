@@ -12,7 +12,8 @@
 #include "agent.h"
 
 #define USAGE "ping | key [--dev ID] QCODE... | link NETDEV on|off | " \
-	      "wake [auto|mem|freeze] [TIMEOUT_MS]"
+	      "wake [auto|mem|freeze] [TIMEOUT_MS] [delay MS] " \
+	      "[key [--dev ID] QCODE...]"
 
 static int bad(char *why, size_t len, const char *fmt, ...)
 {
@@ -50,6 +51,36 @@ static int chord_parts(const char *s)
 	return n;
 }
 
+/* "[--dev ID] QCODE..." from tok[i] on, into r's dev and keys. */
+static int parse_keys(char **tok, int n, int i, struct request *r,
+		      char *why, size_t len)
+{
+	if (n > i && !strcmp(tok[i], "--dev")) {
+		if (n < i + 2 || !is_ident(tok[i + 1], sizeof(r->dev), false))
+			return bad(why, len,
+				   "err usage: key [--dev ID] QCODE...");
+		strcpy(r->dev, tok[i + 1]);
+		i += 2;
+	}
+	if (i == n)
+		return bad(why, len, "err usage: key [--dev ID] QCODE...");
+	for (; i < n; i++) {
+		if (r->nkeys == REQ_MAX_KEYS)
+			return bad(why, len, "err at most %d keys",
+				   REQ_MAX_KEYS);
+		if (!is_ident(tok[i], sizeof(r->keys[0]), true) ||
+		    chord_parts(tok[i]) > 8 ||
+		    tok[i][0] == '+' ||
+		    tok[i][strlen(tok[i]) - 1] == '+' ||
+		    strstr(tok[i], "++"))
+			return bad(why, len,
+				   "err bad qcode '%s' (QMP QKeyCode names: a, shift, ret, shift+a)",
+				   tok[i]);
+		strcpy(r->keys[r->nkeys++], tok[i]);
+	}
+	return 0;
+}
+
 int request_parse(const char *line, struct request *r, char *why,
 		  size_t len)
 {
@@ -78,30 +109,7 @@ int request_parse(const char *line, struct request *r, char *why,
 	}
 	if (!strcmp(tok[0], "key")) {
 		r->kind = REQ_KEY;
-		if (n > 1 && !strcmp(tok[1], "--dev")) {
-			if (n < 3 || !is_ident(tok[2], sizeof(r->dev), false))
-				return bad(why, len,
-					   "err usage: key [--dev ID] QCODE...");
-			strcpy(r->dev, tok[2]);
-			i = 3;
-		}
-		if (i == n)
-			return bad(why, len, "err usage: key [--dev ID] QCODE...");
-		for (; i < n; i++) {
-			if (r->nkeys == REQ_MAX_KEYS)
-				return bad(why, len, "err at most %d keys",
-					   REQ_MAX_KEYS);
-			if (!is_ident(tok[i], sizeof(r->keys[0]), true) ||
-			    chord_parts(tok[i]) > 8 ||
-			    tok[i][0] == '+' ||
-			    tok[i][strlen(tok[i]) - 1] == '+' ||
-			    strstr(tok[i], "++"))
-				return bad(why, len,
-					   "err bad qcode '%s' (QMP QKeyCode names: a, shift, ret, shift+a)",
-					   tok[i]);
-			strcpy(r->keys[r->nkeys++], tok[i]);
-		}
-		return 0;
+		return parse_keys(tok, n, 1, r, why, len);
 	}
 	if (!strcmp(tok[0], "link")) {
 		r->kind = REQ_LINK;
@@ -116,9 +124,29 @@ int request_parse(const char *line, struct request *r, char *why,
 		r->kind = REQ_WAKE;
 		r->wake = WAKE_AUTO;
 		r->timeout_ms = 30000;
+		for (i = 1; i < n && strcmp(tok[i], "key"); i++)
+			;
+		if (i < n) {
+			r->wake_key = true;
+			if (parse_keys(tok, n, i + 1, r, why, len))
+				return -EINVAL;
+			n = i;
+		}
+		for (i = 1; i + 1 < n && strcmp(tok[i], "delay"); i++)
+			;
+		if (i + 1 < n) {
+			char *end;
+			long v = strtol(tok[i + 1], &end, 10);
+
+			if (*end || v < 0 || v > 60000 || i + 2 != n)
+				return bad(why, len,
+					   "err wake: delay takes 0..60000 ms, after the mode and timeout");
+			r->delay_ms = v;
+			n = i;
+		}
 		if (n > 3)
 			return bad(why, len,
-				   "err usage: wake [auto|mem|freeze] [TIMEOUT_MS]");
+				   "err usage: wake [auto|mem|freeze] [TIMEOUT_MS] [delay MS] [key [--dev ID] QCODE...]");
 		for (i = 1; i < n; i++) {
 			char *end;
 			long v;

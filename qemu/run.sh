@@ -533,7 +533,19 @@ if [ $planted = 1 ]; then
 	exit 0
 fi
 
-run_guest devpm "$DEVPM_PART" results "$suite_args" ""
+# Test settings handed to the guest's run (docs/suites/wakeup.md).
+guest_pass=
+for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
+	DEVPM_WAKEUP_KEEP_USB; do
+	val=${!v:-}
+	[ -z "$val" ] && continue
+	case $val in
+	*[!A-Za-z0-9_:.-]*)
+		die "$v='$val': only letters, digits and _:.- are allowed" ;;
+	esac
+	guest_pass="$guest_pass $v=$val"
+done
+run_guest devpm "$DEVPM_PART" results "$suite_args" "$guest_pass"
 [ "$RUN_STATUS" = error ] && exit 2
 summary "devpm run${SUITES:+ (SUITES=$SUITES)}"
 [ -n "${INTERRUPTED:-}" ] && exit 130

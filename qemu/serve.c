@@ -24,6 +24,7 @@ void on_qmp_event(void *ctx, const char *json)
 	 * tell sleep from resume; see poll_sleep().
 	 */
 	if (!strcmp(ev, "SUSPEND")) {
+		a->s3_seen = true;
 		wake_suspended(&a->wake);
 	} else if (!strcmp(ev, "WAKEUP")) {
 		wake_awake(&a->wake);
@@ -83,6 +84,9 @@ static int virtio_driven(struct agent *a)
 	return !!strstr(reply, "DRIVER_OK");
 }
 
+static int press_keys(struct agent *a, const struct request *r, char *err,
+		      size_t len);
+
 /* While a wake is armed, follow the guest into sleep and out of it. */
 void poll_sleep(struct agent *a)
 {
@@ -98,6 +102,17 @@ void poll_sleep(struct agent *a)
 	if (a->wake.asleep == driven)
 		logf_(a, "wake: guest %s", driven ? "resumed" :
 		      "devices frozen");
+	/* A key armed with the wake: pressed as the guest's devices froze. */
+	if (!driven && a->wake_key_armed) {
+		char err[512];
+
+		a->wake_key_armed = false;
+		if (press_keys(a, &a->wake_key, err, sizeof(err)))
+			logf_(a, "wake: key while asleep failed: %s", err);
+		else
+			logf_(a, "wake: key %s pressed while the guest sleeps",
+			      a->wake_key.keys[0]);
+	}
 	wake_port(&a->wake, driven, t);
 }
 
@@ -190,10 +205,9 @@ static int key_console(struct agent *a, const char *dev, char *console,
 /* One guest request; the reply line (without newline) into out. */
 static void serve(struct agent *a, const char *line, char *out, size_t len)
 {
-	char tag[24] = "", why[512], cmd[4096], reply[1024], st[32];
-	char console[64] = "";
+	char tag[24] = "", why[512], reply[1024], st[32];
 	struct request r;
-	int ret, head = 0;
+	int ret;
 	size_t n;
 
 	/* An optional "#<n> " tag is echoed, so a late reply is told apart. */
@@ -206,6 +220,7 @@ static void serve(struct agent *a, const char *line, char *out, size_t len)
 	}
 	/* The guest is talking: any earlier wake is obsolete. */
 	wake_awake(&a->wake);
+	a->wake_key_armed = false;
 	if (request_parse(line, &r, why, sizeof(why))) {
 		snprintf(out, len, "%s%s", tag, why);
 		return;
@@ -216,19 +231,8 @@ static void serve(struct agent *a, const char *line, char *out, size_t len)
 		return;
 	case REQ_KEY:
 	case REQ_LINK:
-		if (r.kind == REQ_KEY && r.dev[0] &&
-		    key_console(a, r.dev, console, sizeof(console), &head,
-				reply, sizeof(reply))) {
+		if (press_keys(a, &r, reply, sizeof(reply)))
 			snprintf(out, len, "%serr %s", tag, reply);
-			return;
-		}
-		if (request_qmp(&r, console, head, cmd, sizeof(cmd))) {
-			snprintf(out, len, "%serr request too long", tag);
-			return;
-		}
-		ret = qmp(a, cmd, reply, sizeof(reply));
-		if (ret)
-			snprintf(out, len, "%serr qmp: %s", tag, reply);
 		else
 			snprintf(out, len, "%sok", tag);
 		return;
@@ -240,12 +244,37 @@ static void serve(struct agent *a, const char *line, char *out, size_t len)
 			return;
 		}
 		wake_arm(&a->wake, r.wake, r.timeout_ms, now_us());
+		a->wake.delay_us = (uint64_t)r.delay_ms * 1000;
+		a->wake_key = r;
+		a->wake_key.kind = REQ_KEY;
+		a->wake_key_armed = r.wake_key;
 		snprintf(out, len, "%sok armed %s %d ms (guest %s)", tag,
 			 r.wake == WAKE_MEM ? "mem" :
 			 r.wake == WAKE_FREEZE ? "freeze" : "auto",
 			 r.timeout_ms, st);
 		return;
 	}
+}
+
+/* A key or link request through QMP; 0, or -1 with err ("qmp: ..."). */
+static int press_keys(struct agent *a, const struct request *r, char *err,
+		      size_t len)
+{
+	char console[64] = "", cmd[4096], reply[1024];
+	int head = 0;
+
+	if (r->kind == REQ_KEY && r->dev[0] &&
+	    key_console(a, r->dev, console, sizeof(console), &head, err, len))
+		return -1;
+	if (request_qmp(r, console, head, cmd, sizeof(cmd))) {
+		snprintf(err, len, "request too long");
+		return -1;
+	}
+	if (qmp(a, cmd, reply, sizeof(reply))) {
+		snprintf(err, len, "qmp: %s", reply);
+		return -1;
+	}
+	return 0;
 }
 
 void on_agent_line(struct agent *a, const char *line)

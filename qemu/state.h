@@ -17,6 +17,7 @@
 #define LINE_MAX_LEN	8192
 #define QMP_TIMEOUT_MS	3000
 #define AFTER_DONE_S	10	/* poweroff -f hangs after S3: then quit */
+#define AFTER_DONE_S3_S	2	/* ... at once when an S3 cycle was seen */
 #define AFTER_PANIC_S	5
 #define QUIT_TO_KILL_S	5
 
@@ -46,6 +47,9 @@ struct agent {
 	struct qmp qmp;
 	bool qmp_up, started;
 	struct wake wake;
+	struct request wake_key;	/* pressed when the armed sleep starts */
+	bool wake_key_armed;
+	bool s3_seen;		/* a SUSPEND event came: poweroff will hang */
 
 	uint64_t t0, t_first, t_last, t_end, stop_at, kill_at;
 	long records;

@@ -47,9 +47,9 @@ void wake_port(struct wake *w, bool open, uint64_t now_us)
 	if (!w->asleep) {
 		w->asleep = true;
 		w->asleep_us = now_us;
-		w->kick_us = now_us +
+		w->kick_us = now_us + w->delay_us +
 			(w->mode == WAKE_AUTO ? SETTLE_AUTO_US : SERIAL_EVERY_US);
-		w->button_us = now_us + BUTTON_AFTER_US;
+		w->button_us = now_us + w->delay_us + BUTTON_AFTER_US;
 	}
 }
 
@@ -84,7 +84,7 @@ enum wake_action wake_tick(struct wake *w, uint64_t now_us)
 		return WAKE_POWER_BUTTON;
 	}
 	if (now_us >= w->kick_us) {
-		w->kick_us = now_us + SERIAL_EVERY_US;
+		w->kick_us = now_us + w->delay_us + SERIAL_EVERY_US;
 		w->kicks++;
 		return WAKE_SERIAL;
 	}

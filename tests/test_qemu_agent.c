@@ -118,6 +118,25 @@ TEST(request_parse_good)
 	ASSERT_EQ(2500, r.timeout_ms);
 	ASSERT_EQ(0, request_parse("wake mem", &r, why, sizeof(why)));
 	ASSERT_EQ(WAKE_MEM, r.wake);
+	ASSERT_FALSE(r.wake_key);
+	/* A key pressed when the armed sleep starts. */
+	ASSERT_EQ(0, request_parse("wake freeze 15000 key --dev kbd0 a", &r,
+				   why, sizeof(why)));
+	ASSERT_EQ(WAKE_FREEZE, r.wake);
+	ASSERT_EQ(15000, r.timeout_ms);
+	ASSERT_TRUE(r.wake_key);
+	ASSERT_STREQ("kbd0", r.dev);
+	ASSERT_EQ(1, r.nkeys);
+	ASSERT_STREQ("a", r.keys[0]);
+	ASSERT_EQ(0, request_parse("wake freeze 15000 delay 1500 key a", &r,
+				   why, sizeof(why)));
+	ASSERT_EQ(1500, r.delay_ms);
+	ASSERT_EQ(15000, r.timeout_ms);
+	ASSERT_TRUE(r.wake_key);
+	ASSERT_EQ(0, request_parse("wake key b", &r, why, sizeof(why)));
+	ASSERT_EQ(WAKE_AUTO, r.wake);
+	ASSERT_TRUE(r.wake_key);
+	ASSERT_STREQ("", r.dev);
 }
 
 TEST(request_parse_bad)
@@ -127,7 +146,9 @@ TEST(request_parse_bad)
 		"key a\"b", "key +a", "key a+", "key a++b",
 		"key a+b+c+d+e+f+g+h+i", "key --dev k{ a", "link n0",
 		"link n0 maybe", "link n\"0 on", "wake sideways", "wake 5",
-		"wake mem 100 200",
+		"wake mem 100 200", "wake freeze key", "wake key --dev kbd0",
+		"wake mem 100 200 key a", "wake key a\"b", "wake delay",
+		"wake delay -1", "wake delay 5 freeze", "wake freeze delay x",
 		"key a b c d e f g h i j k l m n o p q",
 	};
 	struct request r;
@@ -237,6 +258,24 @@ TEST(stream_records)
 	ASSERT_EQ(REC_OTHER, rec.kind);
 	stream_record("RUN 20260101-000000 2026-01-01T00:00:00Z 5", &rec);
 	ASSERT_EQ(REC_OTHER, rec.kind);
+}
+
+/* wake ... delay: a cycle that wakes itself is not kicked meanwhile. */
+TEST(wake_s2idle_delay)
+{
+	struct wake w = { 0 };
+	uint64_t t = 1000000;
+
+	wake_arm(&w, WAKE_FREEZE, 20000, t);
+	w.delay_us = 1500 * MS;
+	wake_port(&w, false, t + 100 * MS);		/* devices froze */
+	ASSERT_EQ(WAKE_NONE, wake_tick(&w, t + 400 * MS));
+	ASSERT_EQ(WAKE_NONE, wake_tick(&w, t + 1700 * MS));
+	ASSERT_EQ(WAKE_SERIAL, wake_tick(&w, t + 1800 * MS));
+	/* Negative control: without the delay the kick comes at 200 ms. */
+	wake_arm(&w, WAKE_FREEZE, 20000, t);
+	wake_port(&w, false, t + 100 * MS);
+	ASSERT_EQ(WAKE_SERIAL, wake_tick(&w, t + 300 * MS));
 }
 
 TEST(wake_s2idle)

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sleep.c - system sleep from a test (sleep.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devpm.h"
+#include "sleep.h"
+
+#define POWER		"/sys/power"
+#define STATS		POWER "/suspend_stats/"
+#define PM_TEST_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
+
+static long stat_long(const char *name)
+{
+	char p[DEVPM_PATH_MAX];
+	long v = -1;
+
+	if (devpm_fmt(p, sizeof(p), STATS "%s", name) < 0 ||
+	    devpm_read_long(p, &v) < 0)
+		return -1;
+	return v;
+}
+
+static void stat_str(const char *name, char *buf, size_t len)
+{
+	char p[DEVPM_PATH_MAX];
+
+	buf[0] = '\0';
+	if (devpm_fmt(p, sizeof(p), STATS "%s", name) < 0 ||
+	    devpm_read_str(p, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+int devpm_suspend_stats_read(struct devpm_suspend_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!devpm_exists(STATS "success"))
+		return devpm_fail(-ENOENT, STATS ": missing (needs CONFIG_PM_SLEEP)");
+	s->success = stat_long("success");
+	s->fail = stat_long("fail");
+	s->failed_freeze = stat_long("failed_freeze");
+	s->failed_prepare = stat_long("failed_prepare");
+	s->failed_suspend = stat_long("failed_suspend");
+	s->failed_suspend_late = stat_long("failed_suspend_late");
+	s->failed_suspend_noirq = stat_long("failed_suspend_noirq");
+	s->failed_resume = stat_long("failed_resume");
+	s->failed_resume_early = stat_long("failed_resume_early");
+	s->failed_resume_noirq = stat_long("failed_resume_noirq");
+	s->last_failed_errno = stat_long("last_failed_errno");
+	stat_str("last_failed_dev", s->last_failed_dev,
+		 sizeof(s->last_failed_dev));
+	stat_str("last_failed_step", s->last_failed_step,
+		 sizeof(s->last_failed_step));
+	return 0;
+}
+
+struct stat_field {
+	const char *name;
+	size_t off;
+};
+
+#define F(x) { #x, offsetof(struct devpm_suspend_stats, x) }
+static const struct stat_field fields[] = {
+	F(success), F(fail), F(failed_freeze), F(failed_prepare),
+	F(failed_suspend), F(failed_suspend_late), F(failed_suspend_noirq),
+	F(failed_resume), F(failed_resume_early), F(failed_resume_noirq),
+};
+#undef F
+
+static long field(const struct devpm_suspend_stats *s, size_t i)
+{
+	return *(const long *)((const char *)s + fields[i].off);
+}
+
+static int append(char *buf, size_t len, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int append(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, len - *at, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *at)
+		return devpm_fail(-ENAMETOOLONG, "suspend_stats diff too long");
+	*at += n;
+	return 0;
+}
+
+int devpm_suspend_stats_diff(const struct devpm_suspend_stats *a,
+			     const struct devpm_suspend_stats *b,
+			     char *buf, size_t len)
+{
+	size_t i, at = 0;
+	int r = 0;
+
+	if (!len)
+		return -ENAMETOOLONG;
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]) && !r; i++) {
+		long d = field(b, i) - field(a, i);
+
+		if (d)
+			r = append(buf, len, &at, "%s%s%+ld", at ? " " : "",
+				   fields[i].name, d);
+	}
+	if (!r && b->fail != a->fail)
+		r = append(buf, len, &at,
+			   " last_failed_step=%s last_failed_errno=%ld",
+			   b->last_failed_step[0] ? b->last_failed_step : "?",
+			   b->last_failed_errno);
+	if (!r && b->fail != a->fail && b->last_failed_dev[0])
+		r = append(buf, len, &at, " last_failed_dev=%s",
+			   b->last_failed_dev);
+	if (r)
+		buf[0] = '\0';
+	return r;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+int devpm_wakeup_count_read(unsigned long *count, int timeout_ms)
+{
+	struct itimerval it = { 0 }, old_it;
+	struct sigaction sa = { 0 }, old_sa;
+	char path[DEVPM_PATH_MAX], buf[32], *end;
+	ssize_t n;
+	int fd, e;
+
+	if (devpm_real_path(path, sizeof(path), POWER "/wakeup_count") < 0)
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(-errno, "%s: %s", path, strerror(errno));
+	/* The kernel waits interruptibly: a timer signal bounds it. */
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old_sa);
+	it.it_value.tv_sec = timeout_ms / 1000;
+	it.it_value.tv_usec = (timeout_ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, &old_it);
+	n = read(fd, buf, sizeof(buf) - 1);
+	e = errno;
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	sigaction(SIGALRM, &old_sa, NULL);
+	close(fd);
+	if (n < 0 && e == EINTR)
+		return devpm_fail(-ETIMEDOUT, "%s: still blocked after %d ms: a wakeup event is in progress",
+				  path, timeout_ms);
+	if (n < 0)
+		return devpm_fail(-e, "%s: %s", path, strerror(e));
+	buf[n] = '\0';
+	errno = 0;
+	*count = strtoul(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return devpm_fail(-EINVAL, "%s: '%s' is not a count", path,
+				  buf);
+	return 0;
+}
+
+int devpm_wakeup_count_write(unsigned long count)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lu", count);
+	return devpm_write_str(POWER "/wakeup_count", v);
+}
+
+int devpm_wakeup_handshake(unsigned long *count, int timeout_ms)
+{
+	int r = devpm_wakeup_count_read(count, timeout_ms);
+
+	if (r)
+		return r;
+	r = devpm_wakeup_count_write(*count);
+	if (r == -EINVAL)
+		return devpm_fail(r, "wakeup_count %lu moved between read and write: a wakeup event came in between",
+				  *count);
+	return r;
+}
+
+int devpm_pm_test_set(const char *level)
+{
+	int r;
+
+	if (!devpm_exists(POWER "/pm_test"))
+		return devpm_fail(-ENOENT, POWER "/pm_test: missing (needs CONFIG_PM_SLEEP_DEBUG)");
+	if (strcmp(level, "none") && devpm_exists(PM_TEST_DELAY)) {
+		r = devpm_knob_write(PM_TEST_DELAY, "0");
+		if (r)
+			return r;
+	}
+	return devpm_knob_write(POWER "/pm_test", level);
+}
+
+int devpm_sleep_enter(const char *state, struct devpm_sleep *r)
+{
+	int e;
+
+	memset(r, 0, sizeof(*r));
+	r->wake_irq = -1;
+	if (!devpm_allow_sleep())
+		return r->err = devpm_fail(-EPERM, "entering %s needs --allow-sleep",
+					   state);
+	devpm_suspend_stats_read(&r->before);
+	r->start_us = devpm_now_us();
+	e = devpm_write_str(POWER "/state", state);
+	r->end_us = devpm_now_us();
+	devpm_suspend_stats_read(&r->after);
+	if (devpm_read_long(POWER "/pm_wakeup_irq", &r->wake_irq) < 0)
+		r->wake_irq = -1;
+	r->err = e;
+	return e;
+}
+
+bool devpm_sleep_failed(const struct devpm_sleep *r)
+{
+	return r->err || r->after.fail != r->before.fail;
+}
