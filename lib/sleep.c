@@ -18,52 +18,6 @@
 #include "sleep.h"
 
 #define POWER		"/sys/power"
-#define STATS		POWER "/suspend_stats/"
-#define PM_TEST_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
-
-static long stat_long(const char *name)
-{
-	char p[DEVPM_PATH_MAX];
-	long v = -1;
-
-	if (devpm_fmt(p, sizeof(p), STATS "%s", name) < 0 ||
-	    devpm_read_long(p, &v) < 0)
-		return -1;
-	return v;
-}
-
-static void stat_str(const char *name, char *buf, size_t len)
-{
-	char p[DEVPM_PATH_MAX];
-
-	buf[0] = '\0';
-	if (devpm_fmt(p, sizeof(p), STATS "%s", name) < 0 ||
-	    devpm_read_str(p, buf, len) < 0)
-		buf[0] = '\0';
-}
-
-int devpm_suspend_stats_read(struct devpm_suspend_stats *s)
-{
-	memset(s, 0, sizeof(*s));
-	if (!devpm_exists(STATS "success"))
-		return devpm_fail(-ENOENT, STATS ": missing (needs CONFIG_PM_SLEEP)");
-	s->success = stat_long("success");
-	s->fail = stat_long("fail");
-	s->failed_freeze = stat_long("failed_freeze");
-	s->failed_prepare = stat_long("failed_prepare");
-	s->failed_suspend = stat_long("failed_suspend");
-	s->failed_suspend_late = stat_long("failed_suspend_late");
-	s->failed_suspend_noirq = stat_long("failed_suspend_noirq");
-	s->failed_resume = stat_long("failed_resume");
-	s->failed_resume_early = stat_long("failed_resume_early");
-	s->failed_resume_noirq = stat_long("failed_resume_noirq");
-	s->last_failed_errno = stat_long("last_failed_errno");
-	stat_str("last_failed_dev", s->last_failed_dev,
-		 sizeof(s->last_failed_dev));
-	stat_str("last_failed_step", s->last_failed_step,
-		 sizeof(s->last_failed_step));
-	return 0;
-}
 
 struct stat_field {
 	const char *name;
@@ -196,21 +150,7 @@ int devpm_wakeup_handshake(unsigned long *count, int timeout_ms)
 	return r;
 }
 
-int devpm_pm_test_set(const char *level)
-{
-	int r;
-
-	if (!devpm_exists(POWER "/pm_test"))
-		return devpm_fail(-ENOENT, POWER "/pm_test: missing (needs CONFIG_PM_SLEEP_DEBUG)");
-	if (strcmp(level, "none") && devpm_exists(PM_TEST_DELAY)) {
-		r = devpm_knob_write(PM_TEST_DELAY, "0");
-		if (r)
-			return r;
-	}
-	return devpm_knob_write(POWER "/pm_test", level);
-}
-
-int devpm_sleep_enter(const char *state, struct devpm_sleep *r)
+int devpm_sleep_attempt(const char *state, struct devpm_sleep *r)
 {
 	int e;
 

@@ -11,7 +11,7 @@
  *	unsigned long wc;
  *
  *	if (devpm_wakeup_handshake(&wc, 2000) == 0 &&
- *	    devpm_sleep_enter("freeze", &s) == -EBUSY)
+ *	    devpm_sleep_attempt("freeze", &s) == -EBUSY)
  *		... aborted: s.after.last_failed_step says where ...
  */
 #ifndef DEVPM_SLEEP_H
@@ -20,19 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "system_sleep.h"
 
-/* /sys/power/suspend_stats/ (-1 where a file is missing). */
-struct devpm_suspend_stats {
-	long success, fail;
-	long failed_freeze, failed_prepare, failed_suspend;
-	long failed_suspend_late, failed_suspend_noirq;
-	long failed_resume, failed_resume_early, failed_resume_noirq;
-	long last_failed_errno;
-	char last_failed_dev[128];
-	char last_failed_step[32];
-};
-
-int devpm_suspend_stats_read(struct devpm_suspend_stats *s);
+/* struct devpm_suspend_stats, its reader and pm_test: system_sleep.h */
 /*
  * What changed from a to b: "fail+1 failed_freeze+1" then, when a failure
  * was counted, "last_failed_step=freeze last_failed_errno=-16
@@ -55,14 +45,6 @@ int devpm_wakeup_count_write(unsigned long count);
 /* Read then write back: the handshake of a sleep manager.  0, or -errno. */
 int devpm_wakeup_handshake(unsigned long *count, int timeout_ms);
 
-/*
- * /sys/power/pm_test ("none", "freezer", "devices", "platform", ...),
- * journaled; any level but none also sets the suspend module's
- * pm_test_delay to 0 (journaled) so that a test cycle takes no fixed 5 s.
- * -ENOENT without CONFIG_PM_SLEEP_DEBUG (devpm_error() says so).
- */
-int devpm_pm_test_set(const char *level);
-
 /* One attempt to enter a sleep state. */
 struct devpm_sleep {
 	int err;		/* 0 or -errno of the write to state */
@@ -77,7 +59,7 @@ struct devpm_sleep {
  * --allow-sleep (nothing written).  Returns r->err: 0 when the kernel
  * went through the cycle, -EBUSY when it aborted it, ...
  */
-int devpm_sleep_enter(const char *state, struct devpm_sleep *r);
+int devpm_sleep_attempt(const char *state, struct devpm_sleep *r);
 /* The cycle failed: an error, or suspend_stats counted a failure. */
 bool devpm_sleep_failed(const struct devpm_sleep *r);
 

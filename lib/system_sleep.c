@@ -79,7 +79,7 @@ int devpm_pm_test_levels(struct devpm_pm_level *levels, size_t max,
 
 	r = devpm_read_str("/sys/power/pm_test", buf, sizeof(buf));
 	if (r == -ENOENT)
-		return devpm_fail(ENOENT, "no /sys/power/pm_test (CONFIG_PM_DEBUG is off)");
+		return devpm_fail(ENOENT, "no /sys/power/pm_test (CONFIG_PM_SLEEP_DEBUG: CONFIG_PM_DEBUG is off)");
 	if (r)
 		return r;
 	if (current)
@@ -103,7 +103,7 @@ int devpm_pm_test_set(const char *level)
 	int r;
 
 	if (!devpm_exists("/sys/power/pm_test"))
-		return devpm_fail(ENOENT, "no /sys/power/pm_test (CONFIG_PM_DEBUG is off)");
+		return devpm_fail(ENOENT, "no /sys/power/pm_test (CONFIG_PM_SLEEP_DEBUG: CONFIG_PM_DEBUG is off)");
 	if (strcmp(level, "none")) {
 		if (!devpm_exists(DEVPM_PM_TEST_DELAY))
 			return devpm_fail(ENOENT, "no %s (CONFIG_PM_DEBUG is off)",

@@ -178,13 +178,13 @@ TEST_F(sl, enter_needs_allow_sleep)
 	struct devpm_sleep s;
 	char v[64];
 
-	EXPECT_EQ(-EPERM, devpm_sleep_enter("freeze", &s));
+	EXPECT_EQ(-EPERM, devpm_sleep_attempt("freeze", &s));
 	EXPECT_NE(NULL, strstr(devpm_error(), "--allow-sleep"));
 	ASSERT_EQ(0, unit_get(self->tree, "sys/power/state", v, sizeof(v)));
 	EXPECT_STREQ("freeze mem\n", v);
 	/* Allowed: the state is written, stats read around it. */
 	setenv("DEVPM_ALLOW_SLEEP", "1", 1);
-	EXPECT_EQ(0, devpm_sleep_enter("freeze", &s));
+	EXPECT_EQ(0, devpm_sleep_attempt("freeze", &s));
 	ASSERT_EQ(0, unit_get(self->tree, "sys/power/state", v, sizeof(v)));
 	EXPECT_STREQ("freeze", v);
 	EXPECT_EQ(3, s.before.success);

@@ -446,7 +446,7 @@ TEST_F(us, usb_key_during_freeze)
 		TH_LOG("%s", devpm_error());
 	devpm_note("cycle key during freeze: s2idle, woken by the host agent");
 	kmsg = devpm_kmsg_open();
-	r = devpm_sleep_enter("freeze", &s);
+	r = devpm_sleep_attempt("freeze", &s);
 	if (kmsg)
 		devpm_kmsg_drain(kmsg, find_reinit, &reinit);
 	devpm_kmsg_close(kmsg);
@@ -504,7 +504,7 @@ TEST_F(us, alarm_wakes_system)
 	snprintf(label, sizeof(label), "S3, alarm due in 4 s");
 	devpm_note("cycle %s: mem (deep), woken by the RTC", label);
 	ASSERT_EQ(0, wk_set_pm_test(&self->env, "none"));
-	r = devpm_sleep_enter("mem", &s);
+	r = devpm_sleep_attempt("mem", &s);
 	slept = boottime_us() - boot0;
 	note_cycle(label, &s);
 	devpm_note("%s: %llu us of CLOCK_BOOTTIME from arming the alarm to the resume",

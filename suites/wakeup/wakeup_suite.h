@@ -117,7 +117,7 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 		if (r)
 			return r;
 	}
-	return devpm_sleep_enter("freeze", s);
+	return devpm_sleep_attempt("freeze", s);
 }
 
 /*
