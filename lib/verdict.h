@@ -28,8 +28,11 @@
 
 /* Bound beyond the autosuspend delay for "suspends again". */
 #define DEVPM_VERDICT_SUSPEND_MS 2000
-/* How long a usage count above baseline may take to come back. */
-#define DEVPM_VERDICT_SETTLE_MS 1000
+/*
+ * How long a usage count above baseline may take to come back: a USB
+ * re-enumeration after a controller rebind takes seconds under TCG.
+ */
+#define DEVPM_VERDICT_SETTLE_MS 5000
 
 enum devpm_verdict_rule {
 	DEVPM_V_ERROR = 1,

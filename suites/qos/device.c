@@ -497,9 +497,9 @@ static const char *qos_undev(const char *msg, const char *dev)
 
 /* Resume-latency limits against the mock's two state costs. */
 #define SHALLOW_US	50
-#define DEEP_US		5000
+#define DEEP_US		20000
 
-static const long limits_us[] = { 1000, 20000 };
+static const long limits_us[] = { 10000, 50000 };
 
 /* One limit: suspend under it, resume, judge; 1 ok, 0 fail, -1 error. */
 static int limit_once(struct qos_mock *m, long limit, char *msg, size_t len)

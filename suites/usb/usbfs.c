@@ -316,7 +316,8 @@ static void *wake_one(void *arg)
 	if (r != 1 || ret)
 		return NULL;
 	w->fs->waited_ms = (double)(at - w->wait_start) / 1000;
-	w->fs->wake_ms = (double)(at - t0) / 1000;
+	/* Signed: the wait may end before the second open (another resume). */
+	w->fs->wake_ms = (double)((int64_t)at - (int64_t)t0) / 1000;
 	return NULL;
 }
 
