@@ -186,6 +186,16 @@ int devpm_pm_print_agree(uint64_t trace_us, uint64_t kernel_us, char *why,
 	uint64_t d = trace_us > kernel_us ? trace_us - kernel_us :
 		     kernel_us - trace_us;
 
+	/*
+	 * dpm_run_callback() takes the kernel's calltime before
+	 * trace_device_pm_callback_start and its rettime after _end: its
+	 * window holds the trace's, and an interrupt in the gap (the
+	 * pm_print_times printk's own serial console, under TCG) lengthens
+	 * the kernel's figure only.  Seen: 269 us on a 9 us callback.
+	 */
+	if (kernel_us > trace_us)
+		lim += DEVPM_PM_PRINT_GAP_US;
+
 	snprintf(why, len, "trace %llu us, kernel %llu us (differ by %llu, limit %llu)",
 		 (unsigned long long)trace_us, (unsigned long long)kernel_us,
 		 (unsigned long long)d, (unsigned long long)lim);

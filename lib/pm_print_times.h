@@ -63,9 +63,13 @@ devpm_pm_print_for(const struct devpm_pm_prints *p,
 		   const struct devpm_sleep_cycle *c,
 		   const struct devpm_pm_cb *cb);
 
+/* What the kernel's wider timing window may add beyond the limit. */
+#define DEVPM_PM_PRINT_GAP_US	500
+
 /*
  * Do the trace's and the kernel's time of one callback agree, within
- * 10 % of the kernel's or 200 µs (whichever is larger)?  0 yes, 1 no;
+ * 10 % of the kernel's or 200 µs (whichever is larger; the kernel's
+ * figure may exceed the trace's by DEVPM_PM_PRINT_GAP_US more)?  0 yes, 1 no;
  * why has both values and the limit.
  */
 int devpm_pm_print_agree(uint64_t trace_us, uint64_t kernel_us, char *why,
