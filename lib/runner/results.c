@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "util.h"
 
 void rn_run_id_base(char *id, size_t idlen, char *iso, size_t isolen)
 {
@@ -159,28 +160,11 @@ int rn_result_open(int dirfd, const char *name)
 
 int rn_result_put(int dirfd, const char *name, const char *buf, size_t len)
 {
-	size_t off = 0;
-	ssize_t w;
-	int fd, err = 0;
+	int fd = rn_result_open(dirfd, name);
 
-	fd = rn_result_open(dirfd, name);
 	if (fd < 0)
 		return -errno;
-	while (off < len) {
-		w = write(fd, buf + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			err = -errno;
-			break;
-		}
-		off += w;
-	}
-	if (!err && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	return err;
+	return rn_write_all(fd, buf, len);
 }
 
 char *rn_out_dmesg(const struct rn_run *r)

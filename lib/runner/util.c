@@ -205,18 +205,12 @@ char *rn_read_file(const char *path, size_t *len)
 	return buf;
 }
 
-int rn_write_file(const char *path, const char *buf, size_t len)
+int rn_write_all(int fd, const char *buf, size_t len)
 {
-	char tmp[4096];
-	ssize_t w;
 	size_t off = 0;
-	int fd, err = 0;
+	ssize_t w;
+	int err = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
 	while (off < len) {
 		w = write(fd, buf + off, len - off);
 		if (w < 0 && errno == EINTR)
@@ -231,6 +225,20 @@ int rn_write_file(const char *path, const char *buf, size_t len)
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
+	return err;
+}
+
+int rn_write_file(const char *path, const char *buf, size_t len)
+{
+	char tmp[4096];
+	int fd, err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	err = rn_write_all(fd, buf, len);
 	if (!err && rename(tmp, path) < 0)
 		err = -errno;
 	if (err)

@@ -48,6 +48,8 @@ uint64_t rn_mono_us(void);
 char *rn_read_file(const char *path, size_t *len);
 
 /* Write buf to path atomically (temporary file, fsync, rename). */
+/* Write all of buf to fd, fsync and close it: 0 or the first -errno. */
+int rn_write_all(int fd, const char *buf, size_t len);
 int rn_write_file(const char *path, const char *buf, size_t len);
 
 /* A growing text buffer. */
