@@ -37,6 +37,7 @@
 #include "sleep.h"
 #include "wakeup_source.h"
 #include "wake_account.h"
+#include "qemu_xhci.h"
 
 #define DEVPM_VERSION "0.1.0"
 

@@ -54,6 +54,22 @@
 } while (0)
 
 /*
+ * devpm_case_teardown() of a case that unbound QEMU's xHCI
+ * (lib/qemu_xhci.h): the restore binds it again, every USB device comes
+ * back (for the verdict and the cases after) or the case fails, then the
+ * verdict.
+ */
+#define devpm_case_teardown_usb(mark) do { \
+	devpm_case_restore(mark); \
+	if (devpm_qemu_xhci_settle(DEVPM_XHCI_SETTLE_MS)) { \
+		TH_LOG("%s", devpm_error()); \
+		_metadata->skip = 0; \
+		_metadata->passed = 0; \
+	} \
+	DEVPM_CASE_VERDICT(); \
+} while (0)
+
+/*
  * The verdict alone, for a teardown that must let go of the devices
  * (close files, release holds) after devpm_case_restore() and before the
  * devices are judged.

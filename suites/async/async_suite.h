@@ -76,6 +76,20 @@ static inline int platform_wake_arm(const char *state, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * A mock case's cycles without QEMU's USB chain: in devpm's QEMU image
+ * (the host agent answers), unless DEVPM_ASYNC_KEEP_USB=1, the xHCI
+ * controllers are unbound for the case (lib/qemu_xhci.h: each of those
+ * cycles would otherwise resume every USB device, ~1.5 s).  0 or -errno.
+ */
+static inline int quiet_usb(void)
+{
+	int r = devpm_qemu_xhci_unbind(devpm_host_available(),
+				       "DEVPM_ASYNC_KEEP_USB");
+
+	return r < 0 ? r : 0;
+}
+
 /* Span of a phase from its suspend_resume events, 0 if not seen. */
 static inline uint64_t phase_us(const struct devpm_sleep_cycle *c,
 				enum devpm_pm_phase ph)

@@ -51,7 +51,7 @@ FIXTURE_TEARDOWN(err)
 {
 	devpm_sleep_cycle_free(&self->c);
 	devpm_trace_stop(self->t);
-	devpm_case_teardown(self->mark);
+	devpm_case_teardown_usb(self->mark);
 }
 
 /* A failing step, its callback and the one that undoes it. */
@@ -234,6 +234,7 @@ TEST_F(err, suspend_error_rolls_back)
 		ASSERT_EQ(0, devpm_mock_create(i, &o))
 			TH_LOG("devpm_mock.%d: %s", i, devpm_error());
 	}
+	ASSERT_EQ(0, quiet_usb()) TH_LOG("%s", devpm_error());
 	self->t = devpm_sleep_trace_start(NULL);
 	if (!self->t)
 		SKIP(return, "needs the power trace events: %s",

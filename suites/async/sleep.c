@@ -132,7 +132,7 @@ FIXTURE_TEARDOWN(sleep)
 	devpm_pm_prints_free(&self->pr);
 	devpm_kmsg_close(self->k);
 	devpm_trace_stop(self->t);
-	devpm_case_teardown(self->mark);
+	devpm_case_teardown_usb(self->mark);
 }
 
 /* Create the bench; 0, 1 (skip: why), -1 (error: why). */
@@ -252,6 +252,11 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 	r = bench_create(self->why, sizeof(self->why));
 	if (r)
 		return r;
+	if (quiet_usb()) {
+		snprintf(self->why, sizeof(self->why), "xHCI unbind: %s",
+			 devpm_error());
+		return -1;
+	}
 	self->t = devpm_sleep_trace_start(NULL);
 	if (!self->t) {
 		snprintf(self->why, sizeof(self->why),

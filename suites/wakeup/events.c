@@ -65,7 +65,7 @@ FIXTURE_SETUP(ev)
 FIXTURE_TEARDOWN(ev)
 {
 	mc_close(&self->m);
-	devpm_case_teardown(self->mark);
+	devpm_case_teardown_usb(self->mark);
 }
 
 struct point {

@@ -84,7 +84,7 @@ FIXTURE_SETUP(st)
 FIXTURE_TEARDOWN(st)
 {
 	mc_close(&self->m);
-	devpm_case_teardown(self->mark);
+	devpm_case_teardown_usb(self->mark);
 }
 
 /* xorshift64*: the same seed, the same cycles on any libc. */

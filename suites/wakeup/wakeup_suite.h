@@ -20,7 +20,6 @@
 #include "devpm.h"
 
 #define WK_TTY_WAKEUP	"/sys/class/tty/ttyS0/power/wakeup"
-#define WK_XHCI		"/sys/bus/pci/drivers/xhci_hcd"
 #define WK_ARM_MS	15000	/* an agent arm never outlives its cycle */
 #define WK_SELF_MS	1500	/* safety net's first kick after the freeze */
 #define WK_COUNT_MS	5000	/* bound on a wakeup_count read (the
@@ -121,44 +120,16 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 }
 
 /*
- * In devpm's QEMU image only (the agent is there), and only with
- * DEVPM_WAKEUP_KEEP_USB=0: unbind the xHCI controllers for this case (the
- * journal binds them again).  Off by default: the hub teardown of an
- * unbind makes the ports' runtime suspend return -EINVAL (port.c:
- * usb_port_runtime_suspend(), no hub), which the verdict rules count as
- * runtime errors of usbN-portM.  QEMU's xHCI cannot restore its state, so
- * every resume re-initialises it and resets every USB device: ~1.5 s of
- * a ~1.7 s cycle under TCG (pm_print_times: usb_dev_resume 150-640 ms
- * per device); the mock cases' events do not need it.  A controller with
- * a mounted disk below it stays.  0 or -errno.
+ * In devpm's QEMU image only (the agent is there), unless
+ * DEVPM_WAKEUP_KEEP_USB=1: unbind the xHCI controllers for this case (the
+ * journal binds them again; lib/qemu_xhci.h says why).  The mock cases'
+ * events do not need them.  0 or -errno.
  */
 static inline int wk_quiet_usb(const struct wk_env *e)
 {
-	const char *keep = getenv("DEVPM_WAKEUP_KEEP_USB");
-	struct devpm_dev *d = NULL;
-	char why[256];
-	size_t n, i;
-	int r = 0;
+	int r = devpm_qemu_xhci_unbind(e->agent, "DEVPM_WAKEUP_KEEP_USB");
 
-	if (!e->agent || !keep || strcmp(keep, "0") ||
-	    devpm_dev_list("pci", &d, &n))
-		return 0;
-	for (i = 0; i < n && !r; i++) {
-		if (strcmp(d[i].driver, "xhci_hcd"))
-			continue;
-		if (devpm_dev_protected(d[i].path, why, sizeof(why))) {
-			devpm_note("%s stays bound: %s", d[i].name, why);
-			continue;
-		}
-		r = devpm_journal_undo_write(WK_XHCI "/bind", d[i].name);
-		if (!r)
-			r = devpm_write_str(WK_XHCI "/unbind", d[i].name);
-		if (!r)
-			devpm_note("QEMU: %s (xhci_hcd) unbound for this case (its reset-resume costs ~1.5 s a cycle; DEVPM_WAKEUP_KEEP_USB=0 asked for it)",
-				   d[i].name);
-	}
-	free(d);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 /* Serial IRQ of ttyS0 (the agent's wake), -1 when unknown. */

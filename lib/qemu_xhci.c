@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * qemu_xhci.c - unbinding QEMU's xHCI for mock cases (qemu_xhci.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "journal.h"
+#include "qemu_xhci.h"
+#include "report.h"
+#include "safety.h"
+#include "sysfs.h"
+#include "wait.h"
+
+static long usb_before;		/* usb devices before this process unbound */
+
+/* Hold the ports of one root hub interface (its "usbN-portM" children). */
+static int hold_hub_ports(const char *intf)
+{
+	char real[DEVPM_PATH_MAX], p[DEVPM_PATH_MAX];
+	struct dirent *e;
+	DIR *dir;
+	int a, b, r = 0;
+
+	if (devpm_real_path(real, sizeof(real), intf))
+		return 0;
+	dir = opendir(real);
+	if (!dir)
+		return 0;	/* went away */
+	while (!r && (e = readdir(dir))) {
+		if (sscanf(e->d_name, "usb%d-port%d", &a, &b) != 2)
+			continue;
+		r = devpm_fmt(p, sizeof(p), "%s/%s/power/control", intf,
+			      e->d_name);
+		if (!r)
+			r = devpm_knob_write(p, "on");
+	}
+	closedir(dir);
+	return r;
+}
+
+/* Hold every USB port below ctl (a path) at power/control=on. */
+static int hold_ports(const char *ctl)
+{
+	struct devpm_dev *u = NULL;
+	size_t n, i, len = strlen(ctl);
+	int a, b, r = 0;
+	char c;
+
+	if (devpm_dev_list("usb", &u, &n))
+		return 0;
+	for (i = 0; i < n && !r; i++)
+		if (!strncmp(u[i].path, ctl, len) && u[i].path[len] == '/' &&
+		    sscanf(u[i].name, "%d-0:%d.%d%c", &a, &b, &b, &c) == 3)
+			r = hold_hub_ports(u[i].path);
+	free(u);
+	return r;
+}
+
+int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var)
+{
+	const char *keep = keep_var ? getenv(keep_var) : NULL;
+	struct devpm_dev *d = NULL;
+	long before;
+	char why[256];
+	size_t n, i;
+	int r = 0, unbound = 0;
+
+	if (!in_qemu || (keep && !strcmp(keep, "1")))
+		return 0;
+	before = devpm_usb_dev_count();
+	if (devpm_dev_list("pci", &d, &n))
+		return 0;
+	for (i = 0; i < n && !r; i++) {
+		if (strcmp(d[i].driver, "xhci_hcd"))
+			continue;
+		if (devpm_dev_protected(d[i].path, why, sizeof(why))) {
+			devpm_note("%s stays bound: %s", d[i].name, why);
+			continue;
+		}
+		r = hold_ports(d[i].path);
+		if (!r)
+			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/bind",
+						     d[i].name);
+		if (!r)
+			r = devpm_write_str(DEVPM_XHCI_DRIVER "/unbind",
+					    d[i].name);
+		if (!r) {
+			unbound++;
+			devpm_note("QEMU: %s (xhci_hcd) unbound for this case (its reset-resume costs ~1.5 s a cycle; %s=1 keeps it)",
+				   d[i].name, keep_var ? keep_var : "-");
+		}
+	}
+	free(d);
+	if (unbound && before > usb_before)
+		usb_before = before;
+	return r ? r : unbound;
+}
+
+long devpm_usb_dev_count(void)
+{
+	struct devpm_dev *d = NULL;
+	size_t n = 0;
+	int r = devpm_dev_list("usb", &d, &n);
+
+	free(d);
+	return r ? r : (long)n;
+}
+
+struct usb_want {
+	long want, seen;
+};
+
+static bool usb_back(void *arg)
+{
+	struct usb_want *w = arg;
+
+	w->seen = devpm_usb_dev_count();
+	return w->seen >= w->want;
+}
+
+int devpm_qemu_xhci_settle(int timeout_ms)
+{
+	struct usb_want w = { .want = usb_before, .seen = -1 };
+
+	if (usb_before <= 0)
+		return 0;
+	usb_before = 0;
+	if (devpm_poll_until(usb_back, &w, timeout_ms))
+		return 0;
+	return devpm_fail(ETIMEDOUT, "%ld usb devices %d ms after the xHCI bind, want %ld",
+			  w.seen, timeout_ms, w.want);
+}
