@@ -67,13 +67,14 @@ FIXTURE_SETUP(st)
 	int r;
 
 	self->m.qfd = -1;
+	/* For the whole program: before the case's mark (mock_cycle.h). */
+	ASSERT_EQ(0, wk_quiet_usb()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, wk_env_init(&self->env)) TH_LOG("%s", devpm_error());
 	r = mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
-	ASSERT_EQ(0, wk_quiet_usb(&self->env)) TH_LOG("%s", devpm_error());
 	if (bug && bug[0]) {
 		devpm_note("planted bug: devpm_mock.%d %s", MOCK_ID, bug);
 		ASSERT_EQ(0, devpm_mock_bug(MOCK_ID, bug))
@@ -84,7 +85,7 @@ FIXTURE_SETUP(st)
 FIXTURE_TEARDOWN(st)
 {
 	mc_close(&self->m);
-	devpm_case_teardown_usb(self->mark);
+	devpm_case_teardown(self->mark);
 }
 
 /* xorshift64*: the same seed, the same cycles on any libc. */

@@ -119,19 +119,6 @@ static inline int wk_cycle(struct wk_env *e, enum wk_how how,
 	return devpm_sleep_attempt("freeze", s);
 }
 
-/*
- * In devpm's QEMU image only (the agent is there), unless
- * DEVPM_WAKEUP_KEEP_USB=1: unbind the xHCI controllers for this case (the
- * journal binds them again; lib/qemu_xhci.h says why).  The mock cases'
- * events do not need them.  0 or -errno.
- */
-static inline int wk_quiet_usb(const struct wk_env *e)
-{
-	int r = devpm_qemu_xhci_unbind(e->agent, "DEVPM_WAKEUP_KEEP_USB");
-
-	return r < 0 ? r : 0;
-}
-
 /* Serial IRQ of ttyS0 (the agent's wake), -1 when unknown. */
 static inline long wk_serial_irq(void)
 {
