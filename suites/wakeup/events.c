@@ -47,8 +47,8 @@ FIXTURE_SETUP(ev)
 	int r;
 
 	self->m.qfd = -1;
-	/* For the whole program: before the case's mark (mock_cycle.h). */
-	ASSERT_EQ(0, wk_quiet_usb()) TH_LOG("%s", devpm_error());
+	/* For the whole program: before the case's mark (quiet_devices.h). */
+	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, wk_env_init(&self->env)) TH_LOG("%s", devpm_error());
 	r = mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));

@@ -18,6 +18,7 @@
 
 #include "devpm.h"
 #include "mock.h"
+#include "quiet_devices.h"
 #include "wakeup_suite.h"
 
 #define MC_MAX_EVENTS	16
@@ -55,69 +56,6 @@ struct mc_res {
 	char blocker[160];		/* what the PM core saw in the cycle */
 	long wake_irq;
 };
-
-/*
- * The mock programs take QEMU's xHCI out once for the whole program, not
- * per case: each bind costs ~2 s under TCG while hub_wq enumerates the
- * USB devices again.  In devpm's QEMU image only (the agent is there),
- * unless DEVPM_WAKEUP_KEEP_USB=1: wk_quiet_usb(), called in FIXTURE_SETUP
- * before devpm_case_setup(), unbinds the controllers (lib/qemu_xhci.h
- * says why) with their journal records before the case's mark, so the
- * case's restore leaves them unbound and the next case finds nothing to
- * unbind.  The program's own restore at exit binds them again (journal.c
- * restores all it attached for, in the process that attached), and
- * wk_usb_back() then waits until the usb bus has as many devices as when
- * the program started.  The cases' verdicts leave the unbound devices
- * alone (verdict.c: a device gone, or with another driver, is not
- * judged); the run's final recheck judges them all back.
- */
-static pid_t wk_main_pid;
-static long wk_usb_at_start = -1;
-
-struct wk_usb_want {
-	long seen;
-};
-
-static inline bool wk_usb_all_back(void *arg)
-{
-	struct wk_usb_want *w = arg;
-
-	w->seen = devpm_usb_dev_count();
-	return w->seen >= wk_usb_at_start;
-}
-
-/* atexit: in the program's own process, after its journal restore. */
-static inline void wk_usb_back(void)
-{
-	struct wk_usb_want w = { .seen = -1 };
-
-	if (getpid() != wk_main_pid || wk_usb_at_start <= 0 ||
-	    wk_usb_all_back(&w))
-		return;
-	if (!devpm_poll_until(wk_usb_all_back, &w, DEVPM_XHCI_SETTLE_MS))
-		printf("# %ld usb devices %d ms after the xHCI bind at exit, want %ld\n",
-		       w.seen, DEVPM_XHCI_SETTLE_MS, wk_usb_at_start);
-}
-
-/*
- * Registered before main(), so before the journal's own exit hook
- * (devpm_journal_attach()): atexit runs the hooks in reverse order.
- */
-__attribute__((constructor)) static void wk_usb_back_register(void)
-{
-	wk_main_pid = getpid();
-	wk_usb_at_start = devpm_usb_dev_count();
-	atexit(wk_usb_back);
-}
-
-/* Before devpm_case_setup(), see above.  0 or -errno. */
-static inline int wk_quiet_usb(void)
-{
-	int r = devpm_qemu_xhci_unbind(devpm_host_available(),
-				       "DEVPM_WAKEUP_KEEP_USB");
-
-	return r < 0 ? r : 0;
-}
 
 static inline uint64_t mc_clock_ns(clockid_t c)
 {
