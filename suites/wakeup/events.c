@@ -118,13 +118,13 @@ static const char *const mode_name[NMODES] = { "a", "b", "c" };
  * pm_prepare first runs to pm_test=freezer: up to the end of the freezer
  * that path is the real one, and a hard event before freeze_processes()'s
  * pm_wakeup_clear(0) is forgotten by both (a real cycle would sleep until
- * the safety net, ~1.9 s under TCG); one that landed after the freezer's
- * last check is judged again in a real cycle (sweep_point()).  (c) may
- * sleep, and then only the agent wakes it (~2 s a cycle under TCG): real
- * s2idle at suspend_noirq+0 (the event unseen through the whole sleep),
- * the other points at the shallowest pm_test level that runs their
- * callback (every point real with DEVPM_WAKEUP_REAL=1; none without the
- * agent).
+ * the safety net, 1.5 s after the freeze); one that landed after the
+ * freezer's last check is judged again in a real cycle (sweep_point()).
+ * (c) may sleep, and then only the agent wakes it (~0.3 s a cycle under
+ * TCG, 200 ms after the freeze): real s2idle at suspend_noirq+0 (the event
+ * unseen through the whole sleep), the other points at the shallowest
+ * pm_test level that runs their callback (every point of every mode real
+ * with DEVPM_WAKEUP_REAL=1; none without the agent).
  */
 static void shot_for(const struct wk_env *e, enum mode md, size_t i,
 		     struct mc_shot *s)
