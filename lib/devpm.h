@@ -38,6 +38,7 @@
 #include "wakeup_source.h"
 #include "wake_account.h"
 #include "qemu_xhci.h"
+#include "kprobe_count.h"
 
 #define DEVPM_VERSION "0.1.0"
 
