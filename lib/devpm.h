@@ -39,6 +39,7 @@
 #include "wake_account.h"
 #include "qemu_xhci.h"
 #include "kprobe_count.h"
+#include "usb_rh_leak.h"
 
 #define DEVPM_VERSION "0.1.0"
 

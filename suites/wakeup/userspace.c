@@ -407,75 +407,6 @@ static void find_reinit(const char *line, void *arg)
 		*(bool *)arg = true;
 }
 
-/*
- * A root hub's usage count against its baseline, once the cycle's work
- * had its time to end (DEVPM_VERDICT_SETTLE_MS).
- */
-struct rh_usage {
-	char path[DEVPM_PATH_MAX];
-	long base, now;
-};
-
-static bool rh_back(void *arg)
-{
-	struct rh_usage *u = arg;
-
-	if (devpm_read_long(u->path, &u->now))
-		return true;	/* gone: nothing to judge here */
-	return u->now <= u->base;
-}
-
-/* How far above its baseline the root hub's usage stays; 0 if not known. */
-static long rh_leak(const char *hub, struct rh_usage *u)
-{
-	const struct devpm_baseline *b = devpm_baseline();
-	const struct devpm_base_dev *bd = b ? devpm_baseline_find(b, hub) : NULL;
-
-	if (!bd || bd->usage < 0 ||
-	    devpm_fmt(u->path, sizeof(u->path),
-		      "/sys/bus/usb/devices/%s/power/runtime_usage", hub))
-		return 0;
-	u->base = bd->usage;
-	u->now = bd->usage;
-	if (devpm_poll_until(rh_back, u, DEVPM_VERDICT_SETTLE_MS))
-		return 0;
-	return u->now - u->base;
-}
-
-/*
- * The port resumes the kernel began (usb_hcd_start_port_resume() takes a
- * reference on the root hub) and ended (usb_hcd_end_port_resume() drops
- * it) over the cycle: the start without its end is the reference leaked.
- */
-struct port_resumes {
-	struct devpm_kcount *start, *end;
-};
-
-static void port_resumes_open(struct port_resumes *p)
-{
-	if (devpm_kcount_open("usb_hcd_start_port_resume", &p->start) ||
-	    devpm_kcount_open("usb_hcd_end_port_resume", &p->end))
-		devpm_note("port resumes not counted: %s", devpm_error());
-}
-
-/* Started minus ended, -1 when not counted. */
-static long port_resumes_open_now(const struct port_resumes *p)
-{
-	int64_t s = devpm_kcount_read(p->start), e = devpm_kcount_read(p->end);
-
-	if (!p->start || !p->end || s < 0 || e < 0)
-		return -1;
-	devpm_note("usb_hcd_start_port_resume() %lld, usb_hcd_end_port_resume() %lld calls in the cycle",
-		   (long long)s, (long long)e);
-	return (long)(s - e);
-}
-
-static void port_resumes_close(struct port_resumes *p)
-{
-	devpm_kcount_close(p->start);
-	devpm_kcount_close(p->end);
-}
-
 TEST_F(us, usb_key_during_freeze)
 {
 	struct devpm_kmsg *kmsg;
@@ -483,11 +414,10 @@ TEST_F(us, usb_key_during_freeze)
 	struct devpm_input_node nodes[4];
 	struct devpm_input *in = NULL;
 	struct devpm_key keys[8];
-	struct port_resumes pr = { NULL, NULL };
-	struct rh_usage u;
+	struct devpm_rh_watch rw;
 	struct devpm_sleep s;
 	char reply[128], why[256];
-	long leak, open;
+	long leak, open, now, base;
 	int n, i, r;
 
 	if (!self->env.agent)
@@ -518,7 +448,7 @@ TEST_F(us, usb_key_during_freeze)
 		TH_LOG("%s", devpm_error());
 	devpm_note("cycle key during freeze: s2idle, woken by the host agent");
 	kmsg = devpm_kmsg_open();
-	port_resumes_open(&pr);
+	devpm_rh_watch_start(&rw);
 	r = devpm_sleep_attempt("freeze", &s);
 	if (kmsg)
 		devpm_kmsg_drain(kmsg, find_reinit, &reinit);
@@ -538,22 +468,19 @@ TEST_F(us, usb_key_during_freeze)
 	i = devpm_input_check_keys(keys, n < 0 ? 0 : n, "a", why, sizeof(why));
 	devpm_input_close(in);
 	/*
-	 * The key's remote wakeup began a port resume (xhci-ring.c:
-	 * handle_port_status() -> usb_hcd_start_port_resume(), a reference
-	 * on usb1); the xHC reinit's xhci_reset() (drivers/usb/host/xhci.c)
-	 * zeroes bus_state.resuming_ports, so nothing ends it and usb1 can
-	 * never runtime-suspend again.  A leak with exactly that many port
-	 * resumes left open is the kernel's, said as such; in QEMU a rebind
-	 * of the controller repairs it for the cases after.  Any other leak
-	 * is left to the verdict, which fails it.
+	 * The key's remote wakeup and the xHC reinit leak a reference on
+	 * usb1 (lib/usb_rh_leak.h): said as the kernel's when the counts
+	 * prove it, and in QEMU a rebind of the controller repairs it for
+	 * the cases after.  Any other leak is left to the verdict.
 	 */
-	leak = rh_leak("usb1", &u);
-	open = port_resumes_open_now(&pr);
-	port_resumes_close(&pr);
+	leak = devpm_rh_leak("usb1", &now, &base);
+	open = devpm_rh_watch_open(&rw);
+	devpm_rh_watch_stop(&rw);
 	if (leak > 0) {
 		devpm_note("usb1 (hub): runtime_usage %ld, baseline %ld, after the cycle; port resumes begun and not ended: %ld",
-			   u.now, u.base, open);
-		if (leak == open && reinit && getenv("DEVPM_QEMU_BOOT")) {
+			   now, base, open);
+		if (devpm_rh_leak_explained(leak, open, reinit) &&
+		    getenv("DEVPM_QEMU_BOOT")) {
 			ASSERT_LE(0, devpm_qemu_xhci_reset(self->env.agent))
 				TH_LOG("%s", devpm_error());
 			ASSERT_EQ(0, devpm_qemu_xhci_settle(DEVPM_XHCI_SETTLE_MS))
