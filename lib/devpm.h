@@ -40,6 +40,7 @@
 #include "qemu_xhci.h"
 #include "kprobe_count.h"
 #include "usb_rh_leak.h"
+#include "qos_bench.h"
 
 #define DEVPM_VERSION "0.1.0"
 
