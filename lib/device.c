@@ -307,6 +307,24 @@ int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
 	return devpm_fmt(buf, len, "%s/power/%s", d->path, attr);
 }
 
+int devpm_dev_knob_write(const struct devpm_dev *d, const char *attr,
+			 const char *val)
+{
+	char k[DEVPM_PATH_MAX];
+	int r = devpm_dev_attr(d, attr, k, sizeof(k));
+
+	return r ? r : devpm_knob_write(k, val);
+}
+
+int devpm_dev_attr_read(const struct devpm_dev *d, const char *attr,
+			char *buf, size_t len)
+{
+	char k[DEVPM_PATH_MAX];
+	int r = devpm_dev_attr(d, attr, k, sizeof(k));
+
+	return r ? r : devpm_read_str(k, buf, len);
+}
+
 int devpm_dev_status(const struct devpm_dev *d, char *buf, size_t len)
 {
 	int r;

@@ -71,6 +71,16 @@ int devpm_dev_snapshot(struct devpm_dev *d);
 /* Path of an attribute of the device: "<path>/power/<attr>". */
 int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
 		   size_t len);
+/*
+ * Write power/<attr> through the journal (devpm_knob_write(): put back at
+ * exit); 0 or -errno with devpm_error() naming the file.  Every caller
+ * checks it: a refused write must not become a misleading verdict.
+ */
+int devpm_dev_knob_write(const struct devpm_dev *d, const char *attr,
+			 const char *val);
+/* Read power/<attr>; 0 or -errno. */
+int devpm_dev_attr_read(const struct devpm_dev *d, const char *attr,
+			char *buf, size_t len);
 
 /*
  * Every device under /sys/devices with a power/ directory, sorted by path

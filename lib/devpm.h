@@ -38,6 +38,9 @@
 #include "wakeup_source.h"
 #include "wake_account.h"
 #include "qemu_xhci.h"
+#include "kprobe_count.h"
+#include "usb_rh_leak.h"
+#include "qos_bench.h"
 
 #define DEVPM_VERSION "0.1.0"
 

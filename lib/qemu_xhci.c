@@ -101,6 +101,49 @@ int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var)
 	return r ? r : unbound;
 }
 
+int devpm_qemu_xhci_reset(bool in_qemu)
+{
+	struct devpm_dev *d = NULL;
+	long before;
+	char why[256];
+	size_t n, i;
+	int r = 0, done = 0;
+
+	if (!in_qemu)
+		return devpm_fail(EOPNOTSUPP, "an xHCI rebind is for devpm's QEMU image only");
+	before = devpm_usb_dev_count();
+	r = devpm_dev_list("pci", &d, &n);
+	if (r)
+		return r;
+	for (i = 0; i < n && !r; i++) {
+		if (strcmp(d[i].driver, "xhci_hcd"))
+			continue;
+		if (devpm_dev_protected(d[i].path, why, sizeof(why))) {
+			devpm_note("%s stays bound: %s", d[i].name, why);
+			continue;
+		}
+		r = hold_ports(d[i].path);
+		if (!r)
+			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/bind",
+						     d[i].name);
+		if (!r)
+			r = devpm_write_str(DEVPM_XHCI_DRIVER "/unbind",
+					    d[i].name);
+		if (!r)
+			r = devpm_write_str(DEVPM_XHCI_DRIVER "/bind",
+					    d[i].name);
+		if (!r) {
+			done++;
+			devpm_note("QEMU: %s (xhci_hcd) unbound and bound again",
+				   d[i].name);
+		}
+	}
+	free(d);
+	if (done && before > usb_before)
+		usb_before = before;
+	return r ? r : done;
+}
+
 long devpm_usb_dev_count(void)
 {
 	struct devpm_dev *d = NULL;

@@ -32,6 +32,15 @@
  */
 int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var);
 
+/*
+ * Unbind and bind again every xhci_hcd controller (ports held, as above;
+ * the journal has the bind should the process die in between): a state
+ * the kernel leaked in the controller's root hubs is gone with them.
+ * Only when in_qemu.  Call devpm_qemu_xhci_settle() after it.  The
+ * number rebound, or -errno with devpm_error().
+ */
+int devpm_qemu_xhci_reset(bool in_qemu);
+
 /* Devices on the usb bus (hubs, devices, interfaces), or -errno. */
 long devpm_usb_dev_count(void);
 

@@ -267,16 +267,6 @@ bool devpm_usb_owns(const struct devpm_usb *u, const char *path)
 	return memchr(rest, ':', slash - rest) != NULL;
 }
 
-static int power_write(const struct devpm_dev *d, const char *attr,
-		       const char *val)
-{
-	char kpath[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_dev_attr(d, attr, kpath, sizeof(kpath));
-	return r ? r : devpm_knob_write(kpath, val);
-}
-
 static int allow_one(const struct devpm_dev *d, long delay_ms)
 {
 	char val[24];
@@ -284,12 +274,12 @@ static int allow_one(const struct devpm_dev *d, long delay_ms)
 
 	if (delay_ms >= 0 && d->rpm.have_autosuspend) {
 		snprintf(val, sizeof(val), "%ld", delay_ms);
-		r = power_write(d, "autosuspend_delay_ms", val);
+		r = devpm_dev_knob_write(d, "autosuspend_delay_ms", val);
 		if (r)
 			return r;
 	}
 	if (d->rpm.have_control)
-		return power_write(d, "control", "auto");
+		return devpm_dev_knob_write(d, "control", "auto");
 	return 0;
 }
 

@@ -536,8 +536,7 @@ fi
 # Test settings handed to the guest's run (docs/suites/wakeup.md).
 guest_pass=
 for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
-	DEVPM_WAKEUP_KEEP_USB DEVPM_WAKEUP_USB_KEY DEVPM_ASYNC_KEEP_USB \
-	DEVPM_WAKEUP_KEEP_DEVICES; do
+	DEVPM_WAKEUP_KEEP_USB DEVPM_ASYNC_KEEP_USB DEVPM_WAKEUP_KEEP_DEVICES; do
 	val=${!v:-}
 	[ -z "$val" ] && continue
 	case $val in

@@ -115,6 +115,7 @@ TEST(regressions)
 		"pci/rt/tiny pass resume_us=1300",	/* +160%, > 1 ms */
 		"pci/rt/ms pass autosuspend_error_ms=13",	/* +30% */
 		"pci/rt/brandnew fail",			/* absent before */
+		"pci/rt/count not_run",			/* a crash ate it */
 		NULL,
 	};
 	struct tr_out *o = rn_xmalloc(sizeof(*o));
@@ -133,8 +134,9 @@ TEST(regressions)
 	ASSERT_HAS(o->out, "SLOWER pci/rt/tiny dev0 resume_us: 500 -> 1300");
 	ASSERT_HAS(o->out, "SLOWER pci/rt/ms dev0 autosuspend_error_ms: 10 -> 13");
 	ASSERT_HAS(o->out, "NEW FAILURE pci/rt/brandnew: absent -> fail");
+	ASSERT_HAS(o->out, "REGRESSION pci/rt/count: pass -> not_run: ");
 	ASSERT_HASNT(o->out, "pci/rt/broken");
-	ASSERT_HAS(o->out, "8 regression(s)");
+	ASSERT_HAS(o->out, "9 regression(s)");
 	unit_rm_rf(tmp);
 	free(o);
 }

@@ -9,7 +9,10 @@
  * whose name ends in _us or _ms (larger is worse) that grew by more than
  * 20%, unless both values are under 1 ms (1000 µs): differences that small
  * are scheduling noise, not power management.  Metrics of other names have
- * no known direction and are not judged.  A case not run is no failure.
+ * no known direction and are not judged.  A case that passed and was
+ * listed but not run (a crash, timeout or kill of its program) is a
+ * regression too: a crash must not turn a pass into silence.  A case absent
+ * from the new run (another selection) is not judged.
  *
  * Linear in the size of both runs (the old one is hashed), and only a
  * directory or a regular file is read: a FIFO or a device is refused
@@ -315,6 +318,11 @@ int rn_cmd_compare(int argc, char **argv)
 		reason = rn_json_str(nc->items[i], "reason") ?: "";
 		if (!strcmp(now, "fail") && !strcmp(was, "pass")) {
 			printf("REGRESSION %s: pass -> fail: %s\n", key, reason);
+			bad++;
+		} else if (!strcmp(now, "not_run") && !strcmp(was, "pass")) {
+			printf("REGRESSION %s: pass -> not_run: %s\n", key,
+			       reason[0] ? reason :
+			       "listed but not run (crash, timeout or kill)");
 			bad++;
 		} else if (!strcmp(now, "fail") && strcmp(was, "fail")) {
 			printf("NEW FAILURE %s: %s -> fail: %s\n", key, was,

@@ -100,15 +100,6 @@ FIXTURE_TEARDOWN(i2c)
 	devpm_case_teardown(self->mark);
 }
 
-static int ctrl_knob(const struct devpm_dev *d, const char *attr,
-		     const char *val)
-{
-	char k[DEVPM_PATH_MAX];
-	int r = devpm_dev_attr(d, attr, k, sizeof(k));
-
-	return r ? r : devpm_knob_write(k, val);
-}
-
 /* control=auto and a given autosuspend delay, both journaled. */
 static int ctrl_prepare(struct devpm_dev *d, long delay_ms)
 {
@@ -116,9 +107,9 @@ static int ctrl_prepare(struct devpm_dev *d, long delay_ms)
 	int r;
 
 	snprintf(v, sizeof(v), "%ld", delay_ms);
-	r = ctrl_knob(d, "autosuspend_delay_ms", v);
+	r = devpm_dev_knob_write(d, "autosuspend_delay_ms", v);
 	if (!r)
-		r = ctrl_knob(d, "control", "auto");
+		r = devpm_dev_knob_write(d, "control", "auto");
 	if (!r)
 		r = devpm_dev_snapshot(d);
 	return r;
@@ -256,7 +247,7 @@ TEST_F(i2c, controller_autosuspends)
 		}
 		t = start_trace(d.name, NULL);
 		/* Negative control: control=on must keep it active. */
-		if (ctrl_knob(&d, "control", "on")) {
+		if (devpm_dev_knob_write(&d, "control", "on")) {
 			devpm_sub_fail(&s, d.name, "control=on: %s",
 				       devpm_error());
 			goto next;
@@ -284,7 +275,7 @@ TEST_F(i2c, controller_autosuspends)
 			goto next;
 		}
 		t0 = devpm_now_us();
-		r = ctrl_knob(&d, "control", "auto");
+		r = devpm_dev_knob_write(&d, "control", "auto");
 		if (r) {
 			devpm_sub_fail(&s, d.name, "control=auto: %s",
 				       devpm_error());
@@ -821,13 +812,13 @@ TEST_F(i2c, usage_balanced_after_cycles)
 			goto next;
 		}
 		/* control=on's reference shows in the count (negative control). */
-		if (ctrl_knob(&d, "control", "on") < 0) {
+		if (devpm_dev_knob_write(&d, "control", "on") < 0) {
 			devpm_sub_fail(&s, d.name, "control=on: %s",
 				       devpm_error());
 			goto next;
 		}
 		held = usage_now(&d, t, t0);
-		if (ctrl_knob(&d, "control", "auto") < 0) {
+		if (devpm_dev_knob_write(&d, "control", "auto") < 0) {
 			devpm_sub_fail(&s, d.name, "control=auto: %s",
 				       devpm_error());
 			goto next;
@@ -864,8 +855,8 @@ TEST_F(i2c, usage_balanced_after_cycles)
 			if (fd >= 0 && devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR,
 								 k, force) < 0)
 				break;	/* no device there: toggles only */
-			if (ctrl_knob(&d, "control", "on") < 0 ||
-			    ctrl_knob(&d, "control", "auto") < 0) {
+			if (devpm_dev_knob_write(&d, "control", "on") < 0 ||
+			    devpm_dev_knob_write(&d, "control", "auto") < 0) {
 				devpm_sub_fail(&s, d.name, "cycle %d: control: %s",
 					       k + 1, devpm_error());
 				goto next;

@@ -30,22 +30,22 @@ static const struct devpm_test_info info = {
 };
 
 /* Made once in the parent (QOS_TEST_MAIN), shared by every case. */
-static struct qos_mock shared;
+static struct devpm_qos_bench shared;
 
 static void shared_setup(void)
 {
-	qos_mock_init(&shared);
-	qos_mock_setup(&shared, false);
+	devpm_qos_bench_init(&shared);
+	devpm_qos_bench_setup(&shared, false);
 }
 
 static void shared_cleanup(void)
 {
-	qos_mock_fini(&shared);
+	devpm_qos_bench_fini(&shared);
 }
 
 FIXTURE(qos_dev) {
 	off_t mark;
-	struct qos_mock m;
+	struct devpm_qos_bench m;
 };
 
 FIXTURE_SETUP(qos_dev)
@@ -60,11 +60,11 @@ FIXTURE_TEARDOWN(qos_dev)
 }
 
 /*
- * After a kick: the device must stay active through QOS_HOLD_MS, and the
+ * After a kick: the device must stay active through DEVPM_QOS_BENCH_HOLD_MS, and the
  * trace must show rpm_check_suspend_allowed()'s -EPERM.  0 held, else
  * the case is failed on s with the reason.
  */
-static int expect_held(struct devpm_sub *s, struct qos_mock *m,
+static int expect_held(struct devpm_sub *s, struct devpm_qos_bench *m,
 		       uint64_t from_us, const char *what)
 {
 	struct devpm_wait_result res;
@@ -72,22 +72,22 @@ static int expect_held(struct devpm_sub *s, struct qos_mock *m,
 	size_t n;
 	int r, refused;
 
-	r = devpm_wait_status(&m->d, m->t, "suspended", QOS_HOLD_MS, &res);
+	r = devpm_wait_status(&m->d, m->t, "suspended", DEVPM_QOS_BENCH_HOLD_MS, &res);
 	if (!r) {
 		devpm_sub_fail(s, m->d.name,
 			       "%s: suspended %llu us after control=auto, within %d ms (3 autosuspend delays of %d ms)",
 			       what, (unsigned long long)res.waited_us,
-			       QOS_HOLD_MS, QOS_AUTOSUSPEND_MS);
+			       DEVPM_QOS_BENCH_HOLD_MS, DEVPM_QOS_BENCH_AUTOSUSPEND_MS);
 		return -1;
 	}
 	if (r != -ETIMEDOUT) {
 		devpm_sub_fail(s, m->d.name, "%s: %s", what, devpm_error());
 		return -1;
 	}
-	ev = qos_events(m->t, &n);
+	ev = devpm_qos_bench_events(m->t, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, still %s after %d ms; rpm_return_int -EPERM x%d; diagnosis: %s",
-		   m->d.name, what, res.status, QOS_HOLD_MS, refused, res.why);
+		   m->d.name, what, res.status, DEVPM_QOS_BENCH_HOLD_MS, refused, res.why);
 	if (strcmp(res.status, "active")) {
 		devpm_sub_fail(s, m->d.name, "%s: status %s, expected active",
 			       what, res.status);
@@ -104,7 +104,7 @@ static int expect_held(struct devpm_sub *s, struct qos_mock *m,
 }
 
 /* After a kick: the device must suspend; 0, else s is failed. */
-static int expect_suspends(struct devpm_sub *s, struct qos_mock *m,
+static int expect_suspends(struct devpm_sub *s, struct devpm_qos_bench *m,
 			   uint64_t from_us, const char *what)
 {
 	struct devpm_wait_result res;
@@ -113,12 +113,12 @@ static int expect_suspends(struct devpm_sub *s, struct qos_mock *m,
 	int refused;
 
 	if (devpm_wait_status_why(&m->d, m->t, "suspended",
-				  QOS_SUSPEND_BOUND_MS, &res)) {
+				  DEVPM_QOS_BENCH_SUSPEND_MS, &res)) {
 		devpm_sub_fail(s, m->d.name, "%s: not suspended in %d ms: %s",
-			       what, QOS_SUSPEND_BOUND_MS, res.why);
+			       what, DEVPM_QOS_BENCH_SUSPEND_MS, res.why);
 		return -1;
 	}
-	ev = qos_events(m->t, &n);
+	ev = devpm_qos_bench_events(m->t, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, suspended %llu us after control=auto (traced: %s), -EPERM x%d",
 		   m->d.name, what, (unsigned long long)res.waited_us,
@@ -134,17 +134,17 @@ static int expect_suspends(struct devpm_sub *s, struct qos_mock *m,
 
 TEST_F(qos_dev, resume_latency_na_blocks_suspend)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	struct devpm_sub s;
 	uint64_t t0;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "resume_latency_na_blocks_suspend");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (qos_attr_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
-	    qos_kick(m)) {
+	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
+	    devpm_qos_bench_kick(m)) {
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 	} else if (!expect_held(&s, m, t0, "n/a (latency 0)")) {
 		devpm_sub_pass(&s, m->d.name, "%s", "");
@@ -154,18 +154,18 @@ TEST_F(qos_dev, resume_latency_na_blocks_suspend)
 
 TEST_F(qos_dev, resume_latency_zero_is_no_constraint)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	struct devpm_sub s;
 	char v[32] = "";
 	uint64_t t0;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "resume_latency_zero_is_no_constraint");
 	/* From n/a, so that "0" is a real write. */
-	if (qos_attr_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
-	    qos_attr_write(&m->d, "pm_qos_resume_latency_us", "0") ||
-	    qos_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v))) {
+	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
+	    devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "0") ||
+	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v))) {
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 		DEVPM_SUB_END(&s);
 		return;
@@ -181,7 +181,7 @@ TEST_F(qos_dev, resume_latency_zero_is_no_constraint)
 	}
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (qos_kick(m))
+	if (devpm_qos_bench_kick(m))
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 	else if (!expect_suspends(&s, m, t0, "0 (no constraint)"))
 		devpm_sub_pass(&s, m->d.name, "%s", "");
@@ -190,7 +190,7 @@ TEST_F(qos_dev, resume_latency_zero_is_no_constraint)
 
 TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	const struct devpm_event *ev;
 	struct devpm_wait_result res;
 	struct devpm_call c[16];
@@ -199,25 +199,25 @@ TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
 	int r, resumes = 0;
 	uint64_t t0;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "resume_latency_applies_on_next_suspend");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (qos_attr_write(&m->d, "pm_qos_resume_latency_us", "n/a")) {
+	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a")) {
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 		DEVPM_SUB_END(&s);
 		return;
 	}
 	/* A QoS write calls no pm_runtime_*: nothing may resume it. */
-	r = devpm_wait_status(&m->d, m->t, "active", 2 * QOS_AUTOSUSPEND_MS,
+	r = devpm_wait_status(&m->d, m->t, "active", 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS,
 			      &res);
-	ev = qos_events(m->t, &n);
+	ev = devpm_qos_bench_events(m->t, &n);
 	k = devpm_rpm_calls(ev, n, m->d.name, t0, UINT64_MAX, c, 16);
 	for (i = 0; i < k && i < 16; i++)
 		resumes += c[i].type == DEVPM_EV_RPM_RESUME;
 	devpm_note("%s: n/a written while suspended: %s %d ms later, %d rpm_resume calls traced",
-		   m->d.name, res.status, 2 * QOS_AUTOSUSPEND_MS, resumes);
+		   m->d.name, res.status, 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS, resumes);
 	if (r != -ETIMEDOUT || resumes) {
 		devpm_sub_fail(&s, m->d.name,
 			       "writing n/a while suspended resumed it (status %s, %d rpm_resume calls)",
@@ -227,7 +227,7 @@ TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
 	}
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (qos_kick(m))
+	if (devpm_qos_bench_kick(m))
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 	else if (!expect_held(&s, m, t0, "after the next resume"))
 		devpm_sub_pass(&s, m->d.name, "%s", "");
@@ -236,19 +236,19 @@ TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
 
 TEST_F(qos_dev, kernel_request_blocks_suspend)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	struct devpm_sub s;
 	char v[32] = "", q[32] = "";
 	uint64_t t0;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "kernel_request_blocks_suspend");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (devpm_mock_qos_add(QOS_MOCK_ID, 0, 0) < 0 ||
-	    qos_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v)) ||
-	    devpm_mock_get(QOS_MOCK_ID, "qos_value", q, sizeof(q)) < 0) {
+	if (devpm_mock_qos_add(DEVPM_QOS_BENCH_ID, 0, 0) < 0 ||
+	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v)) ||
+	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0) {
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 		DEVPM_SUB_END(&s);
 		return;
@@ -262,7 +262,7 @@ TEST_F(qos_dev, kernel_request_blocks_suspend)
 		DEVPM_SUB_END(&s);
 		return;
 	}
-	if (qos_kick(m) < 0) {
+	if (devpm_qos_bench_kick(m) < 0) {
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 		DEVPM_SUB_END(&s);
 		return;
@@ -273,7 +273,7 @@ TEST_F(qos_dev, kernel_request_blocks_suspend)
 	}
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (devpm_mock_qos_remove(QOS_MOCK_ID, 0) < 0 || qos_kick(m) < 0)
+	if (devpm_mock_qos_remove(DEVPM_QOS_BENCH_ID, 0) < 0 || devpm_qos_bench_kick(m) < 0)
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 	else if (!expect_suspends(&s, m, t0, "kernel request removed"))
 		devpm_sub_pass(&s, m->d.name, "%s", "");
@@ -304,12 +304,12 @@ static int agg_do(const struct agg_step *st, const struct devpm_dev *d)
 
 	switch (st->op) {
 	case KADD:
-		return devpm_mock_qos_add(QOS_MOCK_ID, st->handle, st->value);
+		return devpm_mock_qos_add(DEVPM_QOS_BENCH_ID, st->handle, st->value);
 	case KREMOVE:
-		return devpm_mock_qos_remove(QOS_MOCK_ID, st->handle);
+		return devpm_mock_qos_remove(DEVPM_QOS_BENCH_ID, st->handle);
 	default:
 		snprintf(v, sizeof(v), "%d", st->value);
-		return qos_attr_write(d, "pm_qos_resume_latency_us", v);
+		return devpm_dev_knob_write(d, "pm_qos_resume_latency_us", v);
 	}
 }
 
@@ -324,7 +324,7 @@ static const char *agg_name(const struct agg_step *st, char *buf, size_t len)
 
 TEST_F(qos_dev, qos_aggregates_minimum)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	struct devpm_qos_update u[16];
 	const struct devpm_event *ev;
 	struct devpm_sub s;
@@ -332,7 +332,7 @@ TEST_F(qos_dev, qos_aggregates_minimum)
 	size_t i, n, k;
 	int r = 1;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "qos_aggregates_minimum");
 	for (i = 0; r > 0 && i < sizeof(agg_steps) / sizeof(agg_steps[0]);
@@ -357,7 +357,7 @@ TEST_F(qos_dev, qos_aggregates_minimum)
 		} while ((!k || !u[k - 1].changed) && devpm_now_us() < end);
 		r = devpm_qos_check_aggregate(u, k < 16 ? k : 16, st->expect,
 					      msg, sizeof(msg));
-		if (devpm_mock_get(QOS_MOCK_ID, "qos_value", q, sizeof(q)) < 0)
+		if (devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0)
 			snprintf(q, sizeof(q), "?");
 		devpm_note("%s: %s: %s; dev_pm_qos_read_value %s", m->d.name,
 			   name, msg, q);
@@ -409,14 +409,14 @@ static void hub_ports(struct devpm_sub *s, struct devpm_trace *t)
 		ports++;
 		devpm_trace_add_dev(t, d.name);
 		t0 = devpm_now_us();
-		if (qos_attr_write(&d, "pm_qos_no_power_off", "1") ||
-		    qos_attr_write(&d, "control", "auto")) {
+		if (devpm_dev_knob_write(&d, "pm_qos_no_power_off", "1") ||
+		    devpm_dev_knob_write(&d, "control", "auto")) {
 			devpm_sub_fail(s, d.name, "%s", devpm_error());
 			continue;
 		}
 		/* usb_port_runtime_suspend() returns -EAGAIN while set. */
 		r = devpm_wait_status(&d, t, "suspended", 500, &res);
-		ev = qos_events(t, &n);
+		ev = devpm_qos_bench_events(t, &n);
 		at = devpm_rpm_suspended_at(ev, n, d.name, t0, UINT64_MAX,
 					    NULL);
 		devpm_note("%s: pm_qos_no_power_off=1, control=auto: %s after 500 ms",
@@ -437,7 +437,7 @@ static void hub_ports(struct devpm_sub *s, struct devpm_trace *t)
 
 TEST_F(qos_dev, no_power_off_flag)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	struct devpm_qos_update u[8];
 	const struct devpm_event *ev;
 	struct devpm_sub s;
@@ -446,19 +446,19 @@ TEST_F(qos_dev, no_power_off_flag)
 	uint64_t t0, us = 0;
 	int resumed;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "no_power_off_flag");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (qos_attr_write(&m->d, "pm_qos_no_power_off", "1") ||
-	    devpm_mock_get(QOS_MOCK_ID, "qos_flags", f1, sizeof(f1)) < 0 ||
-	    qos_attr_write(&m->d, "pm_qos_no_power_off", "0") ||
-	    devpm_mock_get(QOS_MOCK_ID, "qos_flags", f0, sizeof(f0)) < 0) {
+	if (devpm_dev_knob_write(&m->d, "pm_qos_no_power_off", "1") ||
+	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f1, sizeof(f1)) < 0 ||
+	    devpm_dev_knob_write(&m->d, "pm_qos_no_power_off", "0") ||
+	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f0, sizeof(f0)) < 0) {
 		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
 	} else {
 		devpm_trace_poll(m->t, 10);
-		ev = qos_events(m->t, &n);
+		ev = devpm_qos_bench_events(m->t, &n);
 		/* dev_pm_qos_update_flags(): pm_runtime_get_sync() first. */
 		resumed = devpm_rpm_resumes(ev, n, m->d.name, t0, UINT64_MAX,
 					    NULL, 0);
@@ -502,7 +502,7 @@ static const char *qos_undev(const char *msg, const char *dev)
 static const long limits_us[] = { 10000, 50000 };
 
 /* One limit: suspend under it, resume, judge; 1 ok, 0 fail, -1 error. */
-static int limit_once(struct qos_mock *m, long limit, char *msg, size_t len)
+static int limit_once(struct devpm_qos_bench *m, long limit, char *msg, size_t len)
 {
 	struct devpm_wait_result res;
 	const struct devpm_event *ev;
@@ -513,27 +513,27 @@ static int limit_once(struct qos_mock *m, long limit, char *msg, size_t len)
 
 	snprintf(v, sizeof(v), "%ld", limit);
 	/* Active, the limit, then idle: it suspends under the limit. */
-	if (qos_attr_write(&m->d, "control", "on") ||
-	    qos_attr_write(&m->d, "pm_qos_resume_latency_us", v) ||
-	    qos_attr_write(&m->d, "control", "auto")) {
+	if (devpm_dev_knob_write(&m->d, "control", "on") ||
+	    devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", v) ||
+	    devpm_dev_knob_write(&m->d, "control", "auto")) {
 		snprintf(msg, len, "%s", devpm_error());
 		return -1;
 	}
 	if (devpm_wait_status_why(&m->d, m->t, "suspended",
-				  QOS_SUSPEND_BOUND_MS, &res)) {
+				  DEVPM_QOS_BENCH_SUSPEND_MS, &res)) {
 		snprintf(msg, len, "limit %ld us: not suspended: %s", limit,
 			 res.why);
 		return 0;
 	}
-	devpm_mock_get(QOS_MOCK_ID, "last_state", state, sizeof(state));
+	devpm_mock_get(DEVPM_QOS_BENCH_ID, "last_state", state, sizeof(state));
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (qos_attr_write(&m->d, "control", "on")) {
+	if (devpm_dev_knob_write(&m->d, "control", "on")) {
 		snprintf(msg, len, "%s", devpm_error());
 		return -1;
 	}
 	devpm_trace_poll(m->t, 10);
-	ev = qos_events(m->t, &n);
+	ev = devpm_qos_bench_events(m->t, &n);
 	r = devpm_qos_resume_us(ev, n, m->d.name, t0, UINT64_MAX, &us);
 	r = devpm_qos_limit_verdict(m->d.name, limit, us, !r, state, msg,
 				    len);
@@ -555,18 +555,18 @@ static int limit_once(struct qos_mock *m, long limit, char *msg, size_t len)
 
 TEST_F(qos_dev, resume_latency_limit_honoured)
 {
-	struct qos_mock *m = &self->m;
+	struct devpm_qos_bench *m = &self->m;
 	const char *bug = getenv("DEVPM_QOS_BUG");
 	char msg[384], states[32];
 	struct devpm_sub s;
 	size_t i;
 	int r = 1;
 
-	if (qos_mock_ready(m))
+	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
 	devpm_sub_begin(&s, "resume_latency_limit_honoured");
 	snprintf(states, sizeof(states), "%d %d", SHALLOW_US, DEEP_US);
-	if (devpm_mock_set(QOS_MOCK_ID, "states", states) < 0) {
+	if (devpm_mock_set(DEVPM_QOS_BENCH_ID, "states", states) < 0) {
 		devpm_sub_fail(&s, m->d.name, "states: %s", devpm_error());
 		DEVPM_SUB_END(&s);
 		return;
@@ -575,7 +575,7 @@ TEST_F(qos_dev, resume_latency_limit_honoured)
 	if (bug && bug[0]) {
 		devpm_note("planted bug '%s' (DEVPM_QOS_BUG): this case must FAIL",
 			   bug);
-		if (devpm_mock_bug(QOS_MOCK_ID, bug) < 0) {
+		if (devpm_mock_bug(DEVPM_QOS_BENCH_ID, bug) < 0) {
 			devpm_sub_fail(&s, m->d.name, "bug %s: %s", bug,
 				       devpm_error());
 			DEVPM_SUB_END(&s);

@@ -82,21 +82,21 @@ static const char *const qos_file_names[] = {
 FIXTURE(qos_invalid) {
 	off_t mark;
 	struct devpm_trace *trace;
-	struct qos_mock mock;
+	struct devpm_qos_bench mock;
 };
 
 FIXTURE_SETUP(qos_invalid)
 {
 	self->mark = devpm_case_setup();
 	self->trace = NULL;
-	qos_mock_init(&self->mock);
+	devpm_qos_bench_init(&self->mock);
 }
 
 FIXTURE_TEARDOWN(qos_invalid)
 {
 	if (self->trace != self->mock.t)
 		devpm_trace_stop(self->trace);
-	qos_mock_fini(&self->mock);
+	devpm_qos_bench_fini(&self->mock);
 	devpm_case_teardown(self->mark);
 }
 
@@ -282,9 +282,9 @@ TEST_F(qos_invalid, invalid_values_rejected)
 
 	devpm_sub_begin(&s, "invalid_values_rejected");
 	/* A device that exposes both files everywhere: devpm_mock.0. */
-	if (qos_mock_setup(&self->mock, false)) {
+	if (devpm_qos_bench_setup(&self->mock, false)) {
 		devpm_sub_skip(&s, "devpm_mock", "%s", self->mock.why);
-		qos_mock_fini(&self->mock);
+		devpm_qos_bench_fini(&self->mock);
 		self->trace = devpm_trace_start(devs);
 		if (!self->trace ||
 		    devpm_qos_trace_events(self->trace) < 0) {

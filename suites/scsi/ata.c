@@ -98,14 +98,6 @@ static bool atapi_below(const struct ctl *c, char *why, size_t len)
 	return false;
 }
 
-static int knob(const struct devpm_dev *d, const char *attr, const char *val)
-{
-	char k[DEVPM_PATH_MAX];
-	int r = devpm_dev_attr(d, attr, k, sizeof(k));
-
-	return r ? r : devpm_knob_write(k, val);
-}
-
 /* Collect the controller of disk d into c; 1 when it must be skipped. */
 static int ctl_open(struct ctl *c, const struct devpm_scsi_disk *d,
 		    const struct devpm_scsi_disk *all, size_t n,
@@ -180,9 +172,9 @@ static int hold_ports(struct ctl *c, struct devpm_trace *t, char *why,
 	int i;
 
 	for (i = 0; i < c->nports; i++)
-		if (knob(&c->port[i], "control", "on"))
+		if (devpm_dev_knob_write(&c->port[i], "control", "on"))
 			goto err;
-	if (knob(&c->pci, "control", "auto"))
+	if (devpm_dev_knob_write(&c->pci, "control", "auto"))
 		goto err;
 	for (i = 0; i < c->ndisks; i++)
 		if (devpm_scsi_rpm_set(c->disk[i].d, DELAY_MS, "auto"))
@@ -449,7 +441,7 @@ TEST_F(ata, ata_port_follows_disk)
 	tp = devpm_now_us();
 	for (j = 0; j < nc; j++)
 		for (k = 0; cs[j].ok && k < cs[j].nports; k++)
-			if (knob(&cs[j].port[k], "control", "auto")) {
+			if (devpm_dev_knob_write(&cs[j].port[k], "control", "auto")) {
 				devpm_sub_fail(&s, cs[j].pci.name, "%s",
 					       devpm_error());
 				cs[j].ok = false;

@@ -189,16 +189,6 @@ static int trace_keyboards(struct hid_state *self)
 	return 0;
 }
 
-static int power_knob(const struct devpm_usb *u, const char *attr,
-		      const char *val)
-{
-	char kp[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_dev_attr(&u->dev, attr, kp, sizeof(kp));
-	return r ? r : devpm_knob_write(kp, val);
-}
-
 /* A QOM id the agent can aim at: the profile gives usb-kbd serial=<id>. */
 static bool agent_id(const char *serial)
 {
@@ -427,7 +417,7 @@ TEST_F_TIMEOUT(hid, hid_remote_wakeup_no_lost_key, 60)
 			    "cannot do remote wakeup (no power/wakeup): hid_without_wakeup_stays_active covers it");
 			continue;
 		}
-		r = power_knob(&k->u, "wakeup", "enabled");
+		r = devpm_dev_knob_write(&k->u.dev, "wakeup", "enabled");
 		if (!r)
 			r = devpm_usb_allow_autosuspend(&k->u, DELAY_MS,
 							DELAY_MS);

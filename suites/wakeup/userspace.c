@@ -414,19 +414,14 @@ TEST_F(us, usb_key_during_freeze)
 	struct devpm_input_node nodes[4];
 	struct devpm_input *in = NULL;
 	struct devpm_key keys[8];
+	struct devpm_rh_watch rw;
 	struct devpm_sleep s;
 	char reply[128], why[256];
+	long leak, open, now, base;
 	int n, i, r;
 
 	if (!self->env.agent)
 		SKIP(return, "no host agent: nobody to press a key during the suspend");
-	/*
-	 * Found with the verdict rules: in QEMU (xHC reinit at every
-	 * resume) a key pressed while the devices freeze leaves usb1's
-	 * usage count 1 above its baseline for good; under investigation.
-	 */
-	if (getenv("DEVPM_QEMU_BOOT") && !getenv("DEVPM_WAKEUP_USB_KEY"))
-		SKIP(return, "in QEMU this cycle leaves usb1's usage count 1 above baseline after the xHC reinit (a finding under investigation); DEVPM_WAKEUP_USB_KEY=1 runs it");
 	n = 0;
 	if (!devpm_resolve("/sys/bus/usb/devices/1-1", why, sizeof(why)))
 		n = devpm_input_find(why, nodes, 4);
@@ -453,6 +448,7 @@ TEST_F(us, usb_key_during_freeze)
 		TH_LOG("%s", devpm_error());
 	devpm_note("cycle key during freeze: s2idle, woken by the host agent");
 	kmsg = devpm_kmsg_open();
+	devpm_rh_watch_start(&rw);
 	r = devpm_sleep_attempt("freeze", &s);
 	if (kmsg)
 		devpm_kmsg_drain(kmsg, find_reinit, &reinit);
@@ -471,6 +467,28 @@ TEST_F(us, usb_key_during_freeze)
 							     s.start_us));
 	i = devpm_input_check_keys(keys, n < 0 ? 0 : n, "a", why, sizeof(why));
 	devpm_input_close(in);
+	/*
+	 * The key's remote wakeup and the xHC reinit leak a reference on
+	 * usb1 (lib/usb_rh_leak.h): said as the kernel's when the counts
+	 * prove it, and in QEMU a rebind of the controller repairs it for
+	 * the cases after.  Any other leak is left to the verdict.
+	 */
+	leak = devpm_rh_leak("usb1", &now, &base);
+	open = devpm_rh_watch_open(&rw);
+	devpm_rh_watch_stop(&rw);
+	if (leak > 0) {
+		devpm_note("usb1 (hub): runtime_usage %ld, baseline %ld, after the cycle; port resumes begun and not ended: %ld",
+			   now, base, open);
+		if (devpm_rh_leak_explained(leak, open, reinit) &&
+		    getenv("DEVPM_QEMU_BOOT")) {
+			ASSERT_LE(0, devpm_qemu_xhci_reset(self->env.agent))
+				TH_LOG("%s", devpm_error());
+			ASSERT_EQ(0, devpm_qemu_xhci_settle(DEVPM_XHCI_SETTLE_MS))
+				TH_LOG("%s", devpm_error());
+			DEVPM_XFAIL("usb1 (hub) usage +%ld: usb_hcd_start_port_resume() without usb_hcd_end_port_resume() after the xHC reinit (drivers/usb/host/xhci.c: xhci_reset() clears bus_state.resuming_ports); keys: %s",
+				    leak, i ? why : "delivered once");
+		}
+	}
 	/*
 	 * QEMU's xHCI cannot restore its state (it sets USBSTS.SRE): the
 	 * kernel re-initialises the controller and resets every device
