@@ -41,6 +41,8 @@
 #include "kprobe_count.h"
 #include "usb_rh_leak.h"
 #include "qos_bench.h"
+#include "wake_env.h"
+#include "mock_cycle.h"
 
 #define DEVPM_VERSION "0.1.0"
 

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "mock_cycle.h"
+#include "wakeup_suite.h"
+#include "quiet_devices.h"
 
 static const struct devpm_test_info info = {
 	.suite = "wakeup",
@@ -36,8 +37,8 @@ static const struct devpm_test_info info = {
 
 FIXTURE(ev) {
 	off_t mark;
-	struct wk_env env;
-	struct mc m;
+	struct devpm_wake_env env;
+	struct devpm_mc m;
 };
 
 FIXTURE_SETUP(ev)
@@ -50,8 +51,8 @@ FIXTURE_SETUP(ev)
 	/* For the whole program: before the case's mark (quiet_devices.h). */
 	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, wk_env_init(&self->env)) TH_LOG("%s", devpm_error());
-	r = mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
+	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
+	r = devpm_mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
@@ -65,7 +66,7 @@ FIXTURE_SETUP(ev)
 
 FIXTURE_TEARDOWN(ev)
 {
-	mc_close(&self->m);
+	devpm_mc_close(&self->m);
 	devpm_case_teardown(self->mark);
 }
 
@@ -126,8 +127,8 @@ static const char *const mode_name[NMODES] = { "a", "b", "c" };
  * pm_test level that runs their callback (every point of every mode real
  * with DEVPM_WAKEUP_REAL=1; none without the agent).
  */
-static void shot_for(const struct wk_env *e, enum mode md, size_t i,
-		     struct mc_shot *s)
+static void shot_for(const struct devpm_wake_env *e, enum mode md, size_t i,
+		     struct devpm_mc_shot *s)
 {
 	const char *all_real = getenv("DEVPM_WAKEUP_REAL");
 	bool every = all_real && !strcmp(all_real, "1");
@@ -141,19 +142,19 @@ static void shot_for(const struct wk_env *e, enum mode md, size_t i,
 	s->handshake = md == MODE_A;
 	s->level = level_for(s->point);
 	if (md == MODE_B && !every && !strcmp(s->point, "pm_prepare"))
-		s->how = WK_PM_TEST;
+		s->how = DEVPM_HOW_PM_TEST;
 	else if (md != MODE_C)
-		s->how = WK_SELF;
+		s->how = DEVPM_HOW_SELF;
 	else
-		s->how = e->agent && real ? WK_REAL : WK_PM_TEST;
+		s->how = e->agent && real ? DEVPM_HOW_REAL : DEVPM_HOW_PM_TEST;
 }
 
 /*
  * Is the outcome right for the mode?  why gets the reason when it is not,
  * or a note when the kernel's documented behaviour explains it.
  */
-static bool verdict(enum mode md, const struct mc_shot *s,
-		    const struct mc_res *r, char *why, size_t len)
+static bool verdict(enum mode md, const struct devpm_mc_shot *s,
+		    const struct devpm_mc_res *r, char *why, size_t len)
 {
 	why[0] = '\0';
 	if (r->lost) {
@@ -192,19 +193,19 @@ static bool verdict(enum mode md, const struct mc_shot *s,
  * the same point again as a real cycle, which is the one judged.  A loss
  * is judged as it is.  0, or -errno when a cycle could not be run.
  */
-static int sweep_point(struct mc *m, enum mode md, const char *name,
-		       struct mc_shot *s, struct mc_res *r)
+static int sweep_point(struct devpm_mc *m, enum mode md, const char *name,
+		       struct devpm_mc_shot *s, struct devpm_mc_res *r)
 {
 	char why[200];
-	int e = mc_cycle(m, s, r);
+	int e = devpm_mc_cycle(m, s, r);
 
-	if (e || md != MODE_B || s->how != WK_PM_TEST || r->lost ||
+	if (e || md != MODE_B || s->how != DEVPM_HOW_PM_TEST || r->lost ||
 	    verdict(md, s, r, why, sizeof(why)))
 		return e;
 	devpm_note("%s: at pm_test=%s: %s; again as a real cycle", name,
 		   s->level, why);
-	s->how = WK_SELF;
-	return mc_cycle(m, s, r);
+	s->how = DEVPM_HOW_SELF;
+	return devpm_mc_cycle(m, s, r);
 }
 
 /* p-th percentile of n values (sorted in place). */
@@ -226,8 +227,8 @@ TEST_F_TIMEOUT(ev, event_during_freeze_sweep, 300)
 	devpm_sub_begin(&sub, "event_during_freeze_sweep");
 	for (md = 0; md < NMODES; md++) {
 		for (i = 0; i < NPOINTS; i++) {
-			struct mc_shot s;
-			struct mc_res r;
+			struct devpm_mc_shot s;
+			struct devpm_mc_res r;
 			char name[48], why[200];
 			int e;
 
@@ -283,12 +284,12 @@ TEST_F_TIMEOUT(ev, event_during_freeze_sweep, 300)
 
 TEST_F_TIMEOUT(ev, pending_event_fails_suspend, 60)
 {
-	struct mc_shot s = { .point = "suspend_noirq", .off_us = 0,
-			     .kind = DEVPM_MOCK_HARD, .how = WK_SELF,
+	struct devpm_mc_shot s = { .point = "suspend_noirq", .off_us = 0,
+			     .kind = DEVPM_MOCK_HARD, .how = DEVPM_HOW_SELF,
 			     .level = "platform" };
 	struct devpm_sleep sl;
 	char d[256], name[32];
-	struct mc_res r;
+	struct devpm_mc_res r;
 	int n, err;
 
 	snprintf(name, sizeof(name), "devpm_mock.%d", MOCK_ID);
@@ -297,7 +298,7 @@ TEST_F_TIMEOUT(ev, pending_event_fails_suspend, 60)
 	ASSERT_EQ(0, devpm_mock_wakeup_fire(MOCK_ID, DEVPM_MOCK_SOFT))
 		TH_LOG("%s", devpm_error());
 	/* A record is queued and unread: the mock's suspend() refuses. */
-	err = wk_cycle(&self->env, self->env.agent ? WK_REAL : WK_PM_TEST,
+	err = devpm_wake_cycle(&self->env, self->env.agent ? DEVPM_HOW_REAL : DEVPM_HOW_PM_TEST,
 		       "devices", "one unread record", &sl);
 	devpm_suspend_stats_diff(&sl.before, &sl.after, d, sizeof(d));
 	devpm_note("one unread record: write returned %d after %llu us; suspend_stats %s",
@@ -310,11 +311,11 @@ TEST_F_TIMEOUT(ev, pending_event_fails_suspend, 60)
 		       sl.after.last_failed_dev, name);
 	EXPECT_EQ(-EBUSY, sl.after.last_failed_errno);
 	/* Read it: the next suspend goes through (woken by a hard event). */
-	n = mc_skip(&self->m, MC_RECORD_MS);
+	n = devpm_mc_skip(&self->m, DEVPM_MC_RECORD_MS);
 	EXPECT_EQ(1, n) TH_LOG("%d records, expected the one fired", n);
 	/* Each device's callback times in the log: what a cycle costs. */
 	devpm_knob_write("/sys/power/pm_print_times", "1");
-	ASSERT_EQ(0, mc_cycle(&self->m, &s, &r)) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_mc_cycle(&self->m, &s, &r)) TH_LOG("%s", devpm_error());
 	EXPECT_EQ(0, r.err) TH_LOG("suspend after the record was read: %d (%s)",
 				   r.err, r.stats);
 	EXPECT_NE(DEVPM_WAKE_ABORTED, r.o);
@@ -351,16 +352,16 @@ TEST_F_TIMEOUT(ev, wakeup_stats_name_the_source, 60)
 {
 	struct epoll_event ee = { .events = EPOLLIN | EPOLLET | EPOLLWAKEUP };
 	struct devpm_wakeup_source *a = NULL, *b = NULL, *c = NULL;
-	struct mc_shot wake = { .point = "suspend_noirq", .off_us = 0,
-				.kind = DEVPM_MOCK_HARD, .how = WK_SELF,
+	struct devpm_mc_shot wake = { .point = "suspend_noirq", .off_us = 0,
+				.kind = DEVPM_MOCK_HARD, .how = DEVPM_HOW_SELF,
 				.level = "platform" };
-	struct mc_shot block = { .point = "suspend", .off_us = 0,
+	struct devpm_mc_shot block = { .point = "suspend", .off_us = 0,
 				 .kind = DEVPM_MOCK_SOFT, .handshake = true,
-				 .how = WK_SELF, .level = "devices" };
+				 .how = DEVPM_HOW_SELF, .level = "devices" };
 	const char *mock = self->m.ws_name;
 	char d[512];
 	size_t na, nb, nc;
-	struct mc_res r;
+	struct devpm_mc_res r;
 	uint64_t one = 1;
 	int ep, efd, i, fires = 3, polls = 2;
 
@@ -392,9 +393,9 @@ TEST_F_TIMEOUT(ev, wakeup_stats_name_the_source, 60)
 		  ws_events(b, nb, "[eventfd]"))
 		TH_LOG("the EPOLLWAKEUP item's source ([eventfd]) did not count %d events",
 		       polls);
-	EXPECT_EQ(fires, mc_skip(&self->m, MC_RECORD_MS));
+	EXPECT_EQ(fires, devpm_mc_skip(&self->m, DEVPM_MC_RECORD_MS));
 	/* What woke the system: the mock's hard event, no IRQ. */
-	ASSERT_EQ(0, mc_cycle(&self->m, &wake, &r)) TH_LOG("%s",
+	ASSERT_EQ(0, devpm_mc_cycle(&self->m, &wake, &r)) TH_LOG("%s",
 							   devpm_error());
 	ws_snap(_metadata, &c, &nc);
 	devpm_wakeup_sources_diff(b, nb, c, nc, d, sizeof(d));
@@ -412,7 +413,7 @@ TEST_F_TIMEOUT(ev, wakeup_stats_name_the_source, 60)
 	na = nc;
 	c = NULL;
 	/* What blocked an aborted suspend: the mock's soft event. */
-	ASSERT_EQ(0, mc_cycle(&self->m, &block, &r)) TH_LOG("%s",
+	ASSERT_EQ(0, devpm_mc_cycle(&self->m, &block, &r)) TH_LOG("%s",
 							    devpm_error());
 	ws_snap(_metadata, &c, &nc);
 	devpm_wakeup_sources_diff(a, na, c, nc, d, sizeof(d));

@@ -20,7 +20,8 @@
 #include <time.h>
 
 #include "test.h"
-#include "mock_cycle.h"
+#include "wakeup_suite.h"
+#include "quiet_devices.h"
 
 #define MOCK_ID		0
 #define CYCLES		100
@@ -57,8 +58,8 @@ __attribute__((constructor)) static void stress_scale(void)
 
 FIXTURE(st) {
 	off_t mark;
-	struct wk_env env;
-	struct mc m;
+	struct devpm_wake_env env;
+	struct devpm_mc m;
 };
 
 FIXTURE_SETUP(st)
@@ -71,8 +72,8 @@ FIXTURE_SETUP(st)
 	/* For the whole program: before the case's mark (quiet_devices.h). */
 	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, wk_env_init(&self->env)) TH_LOG("%s", devpm_error());
-	r = mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
+	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
+	r = devpm_mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
@@ -85,7 +86,7 @@ FIXTURE_SETUP(st)
 
 FIXTURE_TEARDOWN(st)
 {
-	mc_close(&self->m);
+	devpm_mc_close(&self->m);
 	devpm_case_teardown(self->mark);
 }
 
@@ -98,7 +99,7 @@ static uint64_t next(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-static void pick(const struct wk_env *e, uint64_t *rs, struct mc_shot *s)
+static void pick(const struct devpm_wake_env *e, uint64_t *rs, struct devpm_mc_shot *s)
 {
 	static const char *const dev[] = { "prepare", "suspend" };
 	static const char *const late[] = { "suspend_late", "suspend_noirq" };
@@ -108,7 +109,7 @@ static void pick(const struct wk_env *e, uint64_t *rs, struct mc_shot *s)
 	if (r < 65) {
 		s->point = "pm_prepare";
 		s->off_us = next(rs) % 20000;
-		s->how = WK_PM_TEST;
+		s->how = DEVPM_HOW_PM_TEST;
 		s->level = "freezer";
 		s->kind = next(rs) % 2 ? DEVPM_MOCK_HARD : DEVPM_MOCK_SOFT;
 		s->handshake = next(rs) % 2;
@@ -127,7 +128,7 @@ static void pick(const struct wk_env *e, uint64_t *rs, struct mc_shot *s)
 		s->level = "platform";
 	}
 	/* Without the agent nothing would wake a lost event's sleep. */
-	s->how = e->agent ? WK_SELF : WK_PM_TEST;
+	s->how = e->agent ? DEVPM_HOW_SELF : DEVPM_HOW_PM_TEST;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -144,8 +145,8 @@ TEST_F_TIMEOUT(st, stress_random_injection, HARNESS_S)
 	uint64_t seed, rs, *cyc;
 	unsigned long real = 0;
 	long i, done = 0;
-	struct mc_res r;
-	struct mc_shot s;
+	struct devpm_mc_res r;
+	struct devpm_mc_shot s;
 
 	seed = env_seed ? strtoull(env_seed, NULL, 0) :
 		(uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
@@ -160,14 +161,14 @@ TEST_F_TIMEOUT(st, stress_random_injection, HARNESS_S)
 	for (i = 0; i < ncycles; i++) {
 		pick(&self->env, &rs, &s);
 		devpm_note("point %ld: %s+%ld", i, s.point, s.off_us);
-		if (mc_cycle(&self->m, &s, &r)) {
+		if (devpm_mc_cycle(&self->m, &s, &r)) {
 			TH_LOG("cycle %ld (%s+%ld): %s", i, s.point, s.off_us,
 			       devpm_error());
 			_metadata->passed = 0;
 			break;
 		}
 		cyc[done++] = r.cycle_us;
-		real += s.how != WK_PM_TEST;
+		real += s.how != DEVPM_HOW_PM_TEST;
 	}
 	qsort(cyc, done, sizeof(*cyc), cmp_u64);
 	devpm_note("%ld cycles (%lu real s2idle, %lu pm_test): aborted %lu, woke %lu, slept %lu; produced %lu, consumed %lu, lost %lu",

@@ -38,13 +38,13 @@ static const struct devpm_test_info info = {
 
 FIXTURE(us) {
 	off_t mark;
-	struct wk_env env;
+	struct devpm_wake_env env;
 };
 
 FIXTURE_SETUP(us)
 {
 	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, wk_env_init(&self->env)) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
 }
 
 FIXTURE_TEARDOWN(us)
@@ -57,18 +57,18 @@ FIXTURE_TEARDOWN(us)
  * (a kernel that does not abort sleeps and is woken), else pm_test=devices
  * (the abort must come before that level).
  */
-static int must_abort(struct wk_env *e, const char *label,
+static int must_abort(struct devpm_wake_env *e, const char *label,
 		      struct devpm_sleep *s)
 {
-	return wk_cycle(e, e->agent ? WK_REAL : WK_PM_TEST, "devices", label,
+	return devpm_wake_cycle(e, e->agent ? DEVPM_HOW_REAL : DEVPM_HOW_PM_TEST, "devices", label,
 			s);
 }
 
 /* An attempt that must go through and be woken from outside. */
-static int must_sleep(struct wk_env *e, const char *label,
+static int must_sleep(struct devpm_wake_env *e, const char *label,
 		      struct devpm_sleep *s)
 {
-	return wk_cycle(e, e->agent ? WK_REAL : WK_PM_TEST, "devices", label,
+	return devpm_wake_cycle(e, e->agent ? DEVPM_HOW_REAL : DEVPM_HOW_PM_TEST, "devices", label,
 			s);
 }
 
@@ -139,7 +139,7 @@ TEST_F(us, wakeup_count_protocol)
 
 	ASSERT_EQ(0, ev_src_open(&v)) TH_LOG("epoll/eventfd: %s",
 					     strerror(errno));
-	ASSERT_EQ(0, devpm_wakeup_count_read(&c0, WK_COUNT_MS))
+	ASSERT_EQ(0, devpm_wakeup_count_read(&c0, DEVPM_WAKE_COUNT_MS))
 		TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, ev_src_fire(&v));
 	ASSERT_EQ(0, ev_src_consume(&v));
@@ -148,7 +148,7 @@ TEST_F(us, wakeup_count_protocol)
 	ASSERT_EQ(-EINVAL, r)
 		TH_LOG("writing the stale count %lu back returned %d, expected -EINVAL (EPOLLWAKEUP dropped? the event was not counted)",
 		       c0, r);
-	ASSERT_EQ(0, devpm_wakeup_count_read(&c1, WK_COUNT_MS))
+	ASSERT_EQ(0, devpm_wakeup_count_read(&c1, DEVPM_WAKE_COUNT_MS))
 		TH_LOG("%s", devpm_error());
 	devpm_note("wakeup_count %lu before the event, %lu after", c0, c1);
 	ASSERT_LT(c0, c1);
@@ -167,7 +167,7 @@ TEST_F(us, wakeup_count_protocol)
 		       s.before.fail, s.after.fail);
 	ASSERT_EQ(s.before.success, s.after.success);
 	/* The check is off again after an attempt: a handshake re-arms. */
-	ASSERT_EQ(0, devpm_wakeup_count_read(&c2, WK_COUNT_MS));
+	ASSERT_EQ(0, devpm_wakeup_count_read(&c2, DEVPM_WAKE_COUNT_MS));
 	devpm_suspend_stats_read(&st);
 	devpm_metric("-", "abort_us", (double)(s.end_us - s.start_us));
 }
@@ -258,7 +258,7 @@ static bool ukbd_ready(struct ukbd *k, int ms)
 }
 
 /* One run: EPOLLWAKEUP or not, the key pending during the attempt. */
-static void epoll_round(struct __test_metadata *_metadata, struct wk_env *e,
+static void epoll_round(struct __test_metadata *_metadata, struct devpm_wake_env *e,
 			bool wakeup)
 {
 	struct epoll_event ee = { .events = EPOLLIN };
@@ -283,7 +283,7 @@ static void epoll_round(struct __test_metadata *_metadata, struct wk_env *e,
 			TH_LOG("no wakeup source %s after EPOLLWAKEUP: the flag was dropped (CAP_BLOCK_SUSPEND?)",
 			       k.event);
 	free(ws);
-	ASSERT_EQ(0, devpm_wakeup_handshake(&c, WK_COUNT_MS))
+	ASSERT_EQ(0, devpm_wakeup_handshake(&c, DEVPM_WAKE_COUNT_MS))
 		TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, ukbd_press(&k));
 	ASSERT_TRUE(ukbd_ready(&k, 1000)) TH_LOG("uinput key not on %s",
@@ -316,7 +316,7 @@ static void epoll_round(struct __test_metadata *_metadata, struct wk_env *e,
 
 		/* Read: epoll_wait relaxes the item; now it must sleep. */
 		epoll_wait(ep, &got, 1, 0);
-		ASSERT_EQ(0, devpm_wakeup_handshake(&c, WK_COUNT_MS))
+		ASSERT_EQ(0, devpm_wakeup_handshake(&c, DEVPM_WAKE_COUNT_MS))
 			TH_LOG("after the key was read: %s", devpm_error());
 		r = must_sleep(e, "key read, EPOLLWAKEUP", &s);
 		note_cycle("key read, EPOLLWAKEUP", &s);
@@ -441,9 +441,9 @@ TEST_F(us, usb_key_during_freeze)
 	 * The agent presses the key when the guest's devices freeze (it
 	 * sees virtio's freeze), then wakes the guest with the console.
 	 */
-	ASSERT_EQ(0, wk_set_pm_test(&self->env, "none"));
+	ASSERT_EQ(0, devpm_wake_set_pm_test(&self->env, "none"));
 	snprintf(reply, sizeof(reply), "wake freeze %d key --dev kbd0 a",
-		 WK_ARM_MS);
+		 DEVPM_WAKE_ARM_MS);
 	ASSERT_EQ(0, devpm_host_request(reply, reply, sizeof(reply), 5000))
 		TH_LOG("%s", devpm_error());
 	devpm_note("cycle key during freeze: s2idle, woken by the host agent");
@@ -528,7 +528,7 @@ TEST_F(us, alarm_wakes_system)
 	ASSERT_LE(0, fd);
 	snprintf(label, sizeof(label), "S3, alarm due in 4 s");
 	devpm_note("cycle %s: mem (deep), woken by the RTC", label);
-	ASSERT_EQ(0, wk_set_pm_test(&self->env, "none"));
+	ASSERT_EQ(0, devpm_wake_set_pm_test(&self->env, "none"));
 	r = devpm_sleep_attempt("mem", &s);
 	slept = boottime_us() - boot0;
 	note_cycle(label, &s);

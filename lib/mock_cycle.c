@@ -1,13 +1,8 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+// SPDX-License-Identifier: GPL-2.0-only
 /*
- * mock_cycle.h - one suspend cycle with one wakeup event from devpm_mock
- * (docs/fixtures.md): armed at a point of the suspend sequence, then
- * accounted for (produced, reported to the PM core, read by user space)
- * and placed in the sequence by the power:suspend_resume trace.
+ * mock_cycle.c - one suspend cycle with one devpm_mock wakeup event
+ * (mock_cycle.h).
  */
-#ifndef MOCK_CYCLE_H
-#define MOCK_CYCLE_H
-
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -16,48 +11,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "devpm.h"
 #include "mock.h"
-#include "quiet_devices.h"
-#include "wakeup_suite.h"
+#include "mock_cycle.h"
+#include "report.h"
+#include "sysfs.h"
+#include "system_sleep.h"
+#include "trace.h"
+#include "wakeup_source.h"
 
-#define MC_MAX_EVENTS	16
-#define MC_RECORD_MS	500	/* a fired event's record is queued by then */
-
-struct mc {
-	int id;
-	int qfd;			/* /dev/devpm_mock.ID */
-	char ws_count[DEVPM_PATH_MAX];	/* its source's event_count */
-	char ws_name[32];
-	struct wk_env *env;
-	struct devpm_trace *t;		/* NULL: no phases */
-	long serial_irq;
-	struct devpm_wake_tally tally;
-};
-
-struct mc_shot {
-	const char *point;		/* pm_prepare, prepare, ... */
-	long off_us;
-	enum devpm_mock_wake kind;	/* soft or hard */
-	bool handshake;			/* wakeup_count written before */
-	enum wk_how how;
-	const char *level;		/* for WK_PM_TEST */
-};
-
-struct mc_res {
-	int err;			/* the write to state */
-	bool fired;
-	enum devpm_wake_outcome o;
-	unsigned long lost;
-	long long lat_us;		/* event to user space, -1: none read */
-	uint64_t cycle_us;		/* the write to state */
-	char phase[24];			/* where the event landed, "?" */
-	char stats[256];		/* suspend_stats diff */
-	char blocker[160];		/* what the PM core saw in the cycle */
-	long wake_irq;
-};
-
-static inline uint64_t mc_clock_ns(clockid_t c)
+static uint64_t clock_ns(clockid_t c)
 {
 	struct timespec ts;
 
@@ -65,17 +27,13 @@ static inline uint64_t mc_clock_ns(clockid_t c)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static inline const char *mc_kind_name(enum devpm_mock_wake k)
+const char *devpm_mc_kind_name(enum devpm_mock_wake k)
 {
 	return k == DEVPM_MOCK_HARD ? "hard" : "soft";
 }
 
-/*
- * Load devpm_mock, create device id, open its queue and find its wakeup
- * source.  0; 1 when there is no module (why says so); -errno.
- */
-static inline int mc_open(struct mc *m, int id, struct wk_env *env,
-			  char *why, size_t len)
+int devpm_mc_open(struct devpm_mc *m, int id, struct devpm_wake_env *env,
+		  char *why, size_t len)
 {
 	struct devpm_wakeup_source *ws = NULL;
 	const struct devpm_wakeup_source *w;
@@ -86,7 +44,7 @@ static inline int mc_open(struct mc *m, int id, struct wk_env *env,
 	m->id = id;
 	m->qfd = -1;
 	m->env = env;
-	m->serial_irq = env->agent ? wk_serial_irq() : -1;
+	m->serial_irq = env->agent ? devpm_serial_irq() : -1;
 	r = devpm_mock_load(false, why, len);
 	if (r)
 		return r;
@@ -125,7 +83,7 @@ static inline int mc_open(struct mc *m, int id, struct wk_env *env,
 	return 0;
 }
 
-static inline void mc_close(struct mc *m)
+void devpm_mc_close(struct devpm_mc *m)
 {
 	devpm_trace_stop(m->t);
 	m->t = NULL;
@@ -134,7 +92,7 @@ static inline void mc_close(struct mc *m)
 	m->qfd = -1;
 }
 
-static inline long mc_event_count(const struct mc *m)
+long devpm_mc_event_count(const struct devpm_mc *m)
 {
 	long v = -1;
 
@@ -142,9 +100,8 @@ static inline long mc_event_count(const struct mc *m)
 	return v;
 }
 
-/* Read every record queued now, waiting at most ms for the first. */
-static inline int mc_drain(struct mc *m, struct devpm_mock_event *ev,
-			   int max, int ms)
+int devpm_mc_drain(struct devpm_mc *m, struct devpm_mock_event *ev,
+		   int max, int ms)
 {
 	struct pollfd p = { .fd = m->qfd, .events = POLLIN };
 	int n = 0, k;
@@ -160,14 +117,10 @@ static inline int mc_drain(struct mc *m, struct devpm_mock_event *ev,
 	return n;
 }
 
-/*
- * Read and set aside what is queued (waiting at most ms for the first):
- * records read outside a cycle, not counted as produced in the next.
- */
-static inline int mc_skip(struct mc *m, int ms)
+int devpm_mc_skip(struct devpm_mc *m, int ms)
 {
-	struct devpm_mock_event ev[MC_MAX_EVENTS];
-	int n = mc_drain(m, ev, MC_MAX_EVENTS, ms), i;
+	struct devpm_mock_event ev[DEVPM_MC_MAX_EVENTS];
+	int n = devpm_mc_drain(m, ev, DEVPM_MC_MAX_EVENTS, ms), i;
 
 	for (i = 0; i < n; i++)
 		if (ev[i].seq > m->tally.last_seq)
@@ -182,8 +135,8 @@ static inline int mc_skip(struct mc *m, int ms)
  * processes" after pm_wakeup_clear(0), so freeze_start is the window in
  * which a pm_system_wakeup() is still forgotten).
  */
-static inline void mc_phase(struct mc *m, uint64_t mono_us, char *buf,
-			    size_t len)
+static void phase_at(struct devpm_mc *m, uint64_t mono_us, char *buf,
+		     size_t len)
 {
 	static const struct { const char *key, *phase; } map[] = {
 		{ "freeze_processes begin", "freeze_start" },
@@ -230,16 +183,11 @@ static inline void mc_phase(struct mc *m, uint64_t mono_us, char *buf,
 	snprintf(buf, len, "%s", ph);
 }
 
-/*
- * One cycle: arm the event, (handshake,) suspend, then account for it.
- * Returns 0 when the cycle ran (whatever its outcome), -errno when it
- * could not be set up (devpm_error()).
- */
-static inline int mc_cycle(struct mc *m, const struct mc_shot *s,
-			   struct mc_res *r)
+int devpm_mc_cycle(struct devpm_mc *m, const struct devpm_mc_shot *s,
+		   struct devpm_mc_res *r)
 {
-	struct devpm_mock_event ev[MC_MAX_EVENTS];
-	uint64_t seqs[MC_MAX_EVENTS], boot_mono;
+	struct devpm_mock_event ev[DEVPM_MC_MAX_EVENTS];
+	uint64_t seqs[DEVPM_MC_MAX_EVENTS], boot_mono;
 	char label[96], armed[8];
 	struct devpm_sleep sl = { 0 };
 	long c0, c1;
@@ -248,20 +196,20 @@ static inline int mc_cycle(struct mc *m, const struct mc_shot *s,
 	memset(r, 0, sizeof(*r));
 	r->lat_us = -1;
 	snprintf(label, sizeof(label), "%s+%ld %s%s", s->point, s->off_us,
-		 mc_kind_name(s->kind), s->handshake ? " after handshake" : "");
+		 devpm_mc_kind_name(s->kind), s->handshake ? " after handshake" : "");
 	/* Nothing left from before. */
-	mc_skip(m, 0);
+	devpm_mc_skip(m, 0);
 	if (m->t) {
 		devpm_trace_poll(m->t, 0);
 		devpm_trace_clear(m->t);
 	}
-	c0 = mc_event_count(m);
+	c0 = devpm_mc_event_count(m);
 	e = devpm_mock_wakeup_arm(m->id, s->point, s->off_us, s->kind);
 	if (e)
 		return devpm_fail(e, "wakeup_arm %s: %s", label, devpm_error());
 	m->env->handshake = s->handshake;
-	boot_mono = mc_clock_ns(CLOCK_BOOTTIME) - mc_clock_ns(CLOCK_MONOTONIC);
-	e = wk_cycle(m->env, s->how, s->level, label, &sl);
+	boot_mono = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+	e = devpm_wake_cycle(m->env, s->how, s->level, label, &sl);
 	m->env->handshake = false;
 	if (e && e != -EBUSY && !sl.end_us) {
 		devpm_mock_wakeup_disarm(m->id);
@@ -277,21 +225,21 @@ static inline int mc_cycle(struct mc *m, const struct mc_shot *s,
 				   sizeof(armed)) && armed[0] == '0';
 	if (!r->fired)
 		devpm_mock_wakeup_disarm(m->id);
-	n = mc_drain(m, ev, MC_MAX_EVENTS, r->fired ? MC_RECORD_MS : 0);
+	n = devpm_mc_drain(m, ev, DEVPM_MC_MAX_EVENTS, r->fired ? DEVPM_MC_RECORD_MS : 0);
 	r->fired |= n > 0;
 	for (i = 0; i < n; i++)
 		seqs[i] = ev[i].seq;
 	if (n > 0) {
-		r->lat_us = ((long long)mc_clock_ns(CLOCK_BOOTTIME) -
+		r->lat_us = ((long long)clock_ns(CLOCK_BOOTTIME) -
 			     (long long)ev[0].t_ns) / 1000;
-		mc_phase(m, (ev[0].t_ns - boot_mono) / 1000, r->phase,
+		phase_at(m, (ev[0].t_ns - boot_mono) / 1000, r->phase,
 			 sizeof(r->phase));
 	} else {
 		snprintf(r->phase, sizeof(r->phase), "%s",
 			 r->fired ? "no record" : "not fired");
 	}
-	c1 = mc_event_count(m);
-	r->o = devpm_wake_outcome_of(&sl, s->how == WK_PM_TEST,
+	c1 = devpm_mc_event_count(m);
+	r->o = devpm_wake_outcome_of(&sl, s->how == DEVPM_HOW_PM_TEST,
 				     m->serial_irq);
 	snprintf(r->blocker, sizeof(r->blocker), "%s(+%ld)", m->ws_name,
 		 c1 - c0);
@@ -305,5 +253,3 @@ static inline int mc_cycle(struct mc *m, const struct mc_shot *s,
 		   r->wake_irq);
 	return 0;
 }
-
-#endif
