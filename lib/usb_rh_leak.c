@@ -10,7 +10,6 @@
 #include "report.h"
 #include "sysfs.h"
 #include "usb_rh_leak.h"
-#include "verdict.h"
 #include "wait.h"
 
 void devpm_rh_watch_start(struct devpm_rh_watch *w)
@@ -57,7 +56,7 @@ static bool rh_back(void *arg)
 	return u->now <= u->base;
 }
 
-long devpm_rh_leak(const char *hub, long *now, long *base)
+long devpm_rh_leak(const char *hub, int timeout_ms, long *now, long *base)
 {
 	const struct devpm_baseline *b = devpm_baseline();
 	const struct devpm_base_dev *bd;
@@ -70,7 +69,7 @@ long devpm_rh_leak(const char *hub, long *now, long *base)
 		      "/sys/bus/usb/devices/%s/power/runtime_usage", hub))
 		return 0;
 	u.base = u.now = bd->usage;
-	if (devpm_poll_until(rh_back, &u, DEVPM_VERDICT_SETTLE_MS)) {
+	if (devpm_poll_until(rh_back, &u, timeout_ms)) {
 		*base = u.base;
 		return 0;	/* back at baseline, or gone */
 	}

@@ -36,11 +36,11 @@ long devpm_rh_watch_open(const struct devpm_rh_watch *w);
 void devpm_rh_watch_stop(struct devpm_rh_watch *w);
 
 /*
- * How far the root hub named hub ("usb1") stays above its baseline usage once
- * the cycle's work had DEVPM_VERDICT_SETTLE_MS to end: 0 when it came
- * back or is unknown; *now and *base get the counts.
+ * How far the root hub named hub ("usb1") stays above its baseline usage,
+ * polled at most timeout_ms for it to come back: 0 when it came back or
+ * is unknown; *now and *base get the counts.
  */
-long devpm_rh_leak(const char *hub, long *now, long *base);
+long devpm_rh_leak(const char *hub, int timeout_ms, long *now, long *base);
 
 /* The leak is the kernel's xhci_reset() one (see above). */
 bool devpm_rh_leak_explained(long leak, long open, bool reinit);

@@ -52,12 +52,12 @@ TEST_F(rh, usage_against_baseline)
 {
 	long now, base;
 
-	EXPECT_EQ(0, devpm_rh_leak("usb1", &now, &base));
+	EXPECT_EQ(0, devpm_rh_leak("usb1", 200, &now, &base));
 	EXPECT_EQ(0, base);
 	tree_put(self->root, "/sys/devices/pci0000:00/0000:00:01.0/usb1/power/runtime_usage", "1");
-	EXPECT_EQ(1, devpm_rh_leak("usb1", &now, &base));
+	EXPECT_EQ(1, devpm_rh_leak("usb1", 200, &now, &base));
 	EXPECT_EQ(1, now);
-	EXPECT_EQ(0, devpm_rh_leak("usb9", &now, &base));	/* unknown */
+	EXPECT_EQ(0, devpm_rh_leak("usb9", 200, &now, &base));	/* unknown */
 }
 
 TEST(watch_without_pmu_explains_nothing)
