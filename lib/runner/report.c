@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "output.h"
 #include "stream.h"
+#include "sysfs.h"
 #include "timeline.h"
 
 /* Kernel log lines shown before and after a failed case's own. */
@@ -331,7 +332,7 @@ int rn_cmd_report(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/report.html", argv[1]);
 	if (rn_write_file(path, html, strlen(html)) < 0)
 		code = rn_usage_error("report: cannot write %s: %s", path,
-				      strerror(errno));
+				      devpm_error());
 	else
 		printf("%s\n", path);
 	free(html);
