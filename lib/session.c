@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "session.h"
+#include "wait.h"
 
 /* How long the processes of a dead run may take to go. */
 #define END_MS 5000
@@ -51,11 +51,40 @@ int devpm_session_start_time(pid_t pid, unsigned long long *start)
 	return proc_stat(pid, &st, &sid, start) ? -ESRCH : 0;
 }
 
-static void msleep(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+struct sweep {
+	long sid;
+	unsigned long long start;
+	int left;		/* alive at the last round */
+};
 
-	nanosleep(&ts, NULL);
+/* SIGKILL what is alive of the session; how many that was. */
+static int kill_round(struct sweep *sw)
+{
+	unsigned long long t;
+	struct dirent *de;
+	long s, pid;
+	char st;
+	DIR *d;
+
+	sw->left = 0;
+	d = opendir("/proc");
+	while (d && (de = readdir(d))) {
+		pid = atol(de->d_name);
+		if (pid <= 0 || pid == getpid() ||
+		    proc_stat(pid, &st, &s, &t) || s != sw->sid ||
+		    t < sw->start || st == 'Z' || st == 'X')
+			continue;
+		kill(pid, SIGKILL);
+		sw->left++;
+	}
+	if (d)
+		closedir(d);
+	return sw->left;
+}
+
+static bool none_left(void *arg)
+{
+	return !kill_round(arg);
 }
 
 /*
@@ -66,41 +95,17 @@ static void msleep(int ms)
  */
 int devpm_session_end(long sid, unsigned long long start, int *stuck)
 {
+	struct sweep sw = { .sid = sid, .start = start };
 	unsigned long long t;
-	int killed = 0, left, waited = 0, step = 1, round;
-	struct dirent *de;
-	long s, pid;
+	int killed;
+	long s;
 	char st;
-	DIR *d;
 
 	*stuck = 0;
 	if (!proc_stat(sid, &st, &s, &t) && t != start)
 		return 0;
-	for (round = 0; ; round++) {
-		left = 0;
-		d = opendir("/proc");
-		while (d && (de = readdir(d))) {
-			pid = atol(de->d_name);
-			if (pid <= 0 || pid == getpid() ||
-			    proc_stat(pid, &st, &s, &t) || s != sid ||
-			    t < start || st == 'Z' || st == 'X')
-				continue;
-			kill(pid, SIGKILL);
-			left++;
-		}
-		if (d)
-			closedir(d);
-		if (!round)
-			killed = left;
-		if (!left)
-			break;
-		if (waited >= END_MS) {
-			*stuck = left;
-			break;
-		}
-		msleep(step);
-		waited += step;
-		step = step < 64 ? step * 2 : 64;
-	}
+	killed = kill_round(&sw);
+	if (killed && !devpm_poll_until(none_left, &sw, END_MS))
+		*stuck = sw.left;
 	return killed;
 }
