@@ -1122,6 +1122,21 @@ int devpm_knob_write_long(const char *kpath, long val)
 	return devpm_knob_write(kpath, buf);
 }
 
+int devpm_knob_writef(const char *val, const char *fmt, ...)
+{
+	char kpath[DEVPM_PATH_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(kpath, sizeof(kpath), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(kpath))
+		return devpm_fail(ENAMETOOLONG, "knob path %.120s...: longer than %zu bytes",
+				  kpath, sizeof(kpath) - 1);
+	return devpm_knob_write(kpath, val);
+}
+
 static int undo_path(char type, const char *kpath, const char *val)
 {
 	char path[DEVPM_PATH_MAX], rec[LINE_MAX_LEN];

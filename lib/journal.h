@@ -113,6 +113,14 @@ int devpm_journal_restore_all(void);
 int devpm_knob_write(const char *kpath, const char *val);
 int devpm_knob_write_long(const char *kpath, long val);
 
+/*
+ * The same for a knob whose path is built first, checked for length:
+ * devpm_knob_writef("auto", "%s/power/control", d->path).  -ENAMETOOLONG
+ * (devpm_error() names the start of the path) when it does not fit.
+ */
+int devpm_knob_writef(const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Record an undo action after instantiating something. */
 int devpm_journal_undo_write(const char *kpath, const char *val);
 int devpm_journal_undo_module(const char *module);

@@ -270,11 +270,7 @@ bool devpm_usb_owns(const struct devpm_usb *u, const char *path)
 static int power_write(const struct devpm_dev *d, const char *attr,
 		       const char *val)
 {
-	char kpath[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_dev_attr(d, attr, kpath, sizeof(kpath));
-	return r ? r : devpm_knob_write(kpath, val);
+	return devpm_knob_writef(val, "%s/power/%s", d->path, attr);
 }
 
 static int allow_one(const struct devpm_dev *d, long delay_ms)
