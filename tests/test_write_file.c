@@ -76,8 +76,8 @@ TEST_F(wf, tmp_symlink_not_followed)
 	snprintf(target, sizeof(target), "%s/victim", self->tmp);
 	ASSERT_EQ(0, unit_link(self->tmp, "run/report.html.tmp", target));
 	EXPECT_EQ(-ELOOP, rn_write_file(self->file, "evil\n", 5));
-	EXPECT_NE(NULL, strstr(devpm_error(), "report.html.tmp is a symlink"))
-		TH_LOG("%s", devpm_error());
+	EXPECT_NE(NULL, strstr(rn_write_file_why(), "report.html.tmp is a symlink"))
+		TH_LOG("%s", rn_write_file_why());
 	EXPECT_STREQ("precious\n", victim(self->tmp));
 	EXPECT_TRUE(is_link(self->tmp, "run/report.html.tmp"));
 	EXPECT_FALSE(unit_exists(self->tmp, "run/report.html"));
@@ -135,7 +135,7 @@ TEST_F(wf, root_refuses_dir_others_write)
 		SKIP(return, "needs root: the directory check is root's");
 	ASSERT_EQ(0, chmod(self->dir, 0777));
 	EXPECT_EQ(-EPERM, rn_write_file(self->file, "x\n", 2));
-	EXPECT_NE(NULL, strstr(devpm_error(), "writable by others"));
+	EXPECT_NE(NULL, strstr(rn_write_file_why(), "writable by others"));
 	EXPECT_FALSE(unit_exists(self->tmp, "run/report.html.tmp"));
 	/* Sticky (as /tmp): others cannot replace our names there. */
 	ASSERT_EQ(0, chmod(self->dir, 01777));

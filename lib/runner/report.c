@@ -18,7 +18,6 @@
 #include "cli.h"
 #include "output.h"
 #include "stream.h"
-#include "sysfs.h"
 #include "timeline.h"
 
 /* Kernel log lines shown before and after a failed case's own. */
@@ -332,7 +331,7 @@ int rn_cmd_report(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/report.html", argv[1]);
 	if (rn_write_file(path, html, strlen(html)) < 0)
 		code = rn_usage_error("report: cannot write %s: %s", path,
-				      devpm_error());
+				      rn_write_file_why());
 	else
 		printf("%s\n", path);
 	free(html);

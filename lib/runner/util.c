@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "sysfs.h"
 #include "util.h"
 
 static void oom(void)
@@ -230,6 +229,26 @@ int rn_write_all(int fd, const char *buf, size_t len)
 	return err;
 }
 
+/* Why rn_write_file() failed (util.c links without libdevpm). */
+static char write_why[600];
+
+static int write_fail(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int write_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(write_why, sizeof(write_why), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+const char *rn_write_file_why(void)
+{
+	return write_why;
+}
+
 /*
  * As root, write only into a directory root owns that nobody else can
  * write (sticky excepted: others cannot replace our names there), as
@@ -240,14 +259,14 @@ static int dir_ok(int dfd, const char *dir)
 	struct stat st;
 
 	if (fstat(dfd, &st) < 0)
-		return devpm_fail(errno, "%s: %s", dir, strerror(errno));
+		return write_fail(errno, "%s: %s", dir, strerror(errno));
 	if (geteuid() != 0)
 		return 0;
 	if (st.st_uid != 0)
-		return devpm_fail(EPERM, "%s belongs to uid %u; as root devpm writes only into a directory root owns: chown root it",
+		return write_fail(EPERM, "%s belongs to uid %u; as root devpm writes only into a directory root owns: chown root it",
 				  dir, (unsigned int)st.st_uid);
 	if ((st.st_mode & 0022) && !(st.st_mode & S_ISVTX))
-		return devpm_fail(EPERM, "%s is writable by others (mode %04o); chmod go-w it",
+		return write_fail(EPERM, "%s is writable by others (mode %04o); chmod go-w it",
 				  dir, (unsigned int)(st.st_mode & 07777));
 	return 0;
 }
@@ -261,15 +280,15 @@ static int name_ok(int dfd, const char *dir, const char *name)
 	struct stat st;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 1 : devpm_fail(errno, "%s/%s: %s",
+		return errno == ENOENT ? 1 : write_fail(errno, "%s/%s: %s",
 							dir, name,
 							strerror(errno));
 	if (S_ISLNK(st.st_mode))
-		return devpm_fail(ELOOP, "%s/%s is a symlink; remove it", dir,
+		return write_fail(ELOOP, "%s/%s is a symlink; remove it", dir,
 				  name);
 	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    st.st_nlink != 1 || (st.st_mode & 0022))
-		return devpm_fail(EPERM, "%s/%s is not a file of uid %u with one link that only it can write; remove it",
+		return write_fail(EPERM, "%s/%s is not a file of uid %u with one link that only it can write; remove it",
 				  dir, name, (unsigned int)geteuid());
 	return 0;
 }
@@ -282,18 +301,18 @@ static int create_at(int dfd, const char *dir, const char *name)
 	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0644);
 	if (fd >= 0 || errno != EEXIST)
-		return fd >= 0 ? fd : devpm_fail(errno, "%s/%s: %s", dir,
+		return fd >= 0 ? fd : write_fail(errno, "%s/%s: %s", dir,
 						 name, strerror(errno));
 	/* Left by a killed writer: ours to remove; a link or theirs: not. */
 	r = name_ok(dfd, dir, name);
 	if (r < 0)
 		return r;
 	if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
-		return devpm_fail(errno, "%s/%s: %s", dir, name,
+		return write_fail(errno, "%s/%s: %s", dir, name,
 				  strerror(errno));
 	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0644);
-	return fd >= 0 ? fd : devpm_fail(errno, "%s/%s: %s", dir, name,
+	return fd >= 0 ? fd : write_fail(errno, "%s/%s: %s", dir, name,
 					 strerror(errno));
 }
 
@@ -303,18 +322,23 @@ int rn_write_file(const char *path, const char *buf, size_t len)
 	const char *base = strrchr(path, '/');
 	int dfd, fd, err;
 
+	write_why[0] = '\0';
+	if (strlen(path) + 5 > sizeof(tmp))
+		return write_fail(ENAMETOOLONG, "%.200s...: path too long",
+				  path);
 	if (!base)
 		snprintf(dir, sizeof(dir), ".");
-	else if (devpm_fmt(dir, sizeof(dir), "%.*s",
-			   base == path ? 1 : (int)(base - path), path))
-		return -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s",
+			 base == path ? 1 : (int)(base - path), path);
 	base = base ? base + 1 : path;
-	if (!base[0] || devpm_fmt(tmp, sizeof(tmp), "%s.tmp", base))
-		return devpm_fail(EINVAL, "%s: not a file name", path);
+	if (!base[0])
+		return write_fail(EINVAL, "%s: not a file name", path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", base);
 	/* The directory as named (results/latest is a link); its files not. */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
-		return devpm_fail(errno, "%s: %s", dir, strerror(errno));
+		return write_fail(errno, "%s: %s", dir, strerror(errno));
 	err = dir_ok(dfd, dir);
 	if (!err)
 		err = name_ok(dfd, dir, base);
@@ -327,9 +351,9 @@ int rn_write_file(const char *path, const char *buf, size_t len)
 	}
 	err = rn_write_all(fd, buf, len);
 	if (err)
-		devpm_fail(-err, "%s/%s: %s", dir, tmp, strerror(-err));
+		write_fail(-err, "%s/%s: %s", dir, tmp, strerror(-err));
 	else if (renameat(dfd, tmp, dfd, base) < 0)
-		err = devpm_fail(errno, "%s: %s", path, strerror(errno));
+		err = write_fail(errno, "%s: %s", path, strerror(errno));
 	if (err)
 		unlinkat(dfd, tmp, 0);
 out:

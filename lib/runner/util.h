@@ -55,9 +55,10 @@ int rn_write_all(int fd, const char *buf, size_t len);
  * Refused: path or its .tmp a symlink or a file another user could write
  * (a .tmp of ours left by a killed writer is replaced), and as root a
  * directory not root's or writable by others.  0, or -errno with
- * devpm_error() naming the file and the fix.
+ * rn_write_file_why() naming the file and the fix.
  */
 int rn_write_file(const char *path, const char *buf, size_t len);
+const char *rn_write_file_why(void);
 
 /* A growing text buffer. */
 struct rn_buf {
