@@ -310,10 +310,7 @@ int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
 int devpm_dev_knob_write(const struct devpm_dev *d, const char *attr,
 			 const char *val)
 {
-	char k[DEVPM_PATH_MAX];
-	int r = devpm_dev_attr(d, attr, k, sizeof(k));
-
-	return r ? r : devpm_knob_write(k, val);
+	return devpm_knob_writef(val, "%s/power/%s", d->path, attr);
 }
 
 int devpm_dev_attr_read(const struct devpm_dev *d, const char *attr,

@@ -5,6 +5,8 @@
 
 #include "sysfs.h"
 #include "journal.h"
+#include "module.h"
+#include "kconfig.h"
 #include "safety.h"
 #include "device.h"
 #include "diagnose.h"

@@ -67,23 +67,33 @@ bool devpm_host_available(void)
 	return !agent_port(dev, sizeof(dev)) && devpm_exists(dev);
 }
 
+struct port_open {
+	char path[DEVPM_PATH_MAX];
+	int fd, err;
+};
+
+/* Opened, or failed for another reason than a holder (EBUSY). */
+static bool port_opened(void *arg)
+{
+	struct port_open *p = arg;
+
+	p->fd = open(p->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	p->err = p->fd < 0 ? errno : 0;
+	return p->fd >= 0 || p->err != EBUSY;
+}
+
 static int open_port(const char *dev, long long end)
 {
-	char path[DEVPM_PATH_MAX];
-	int fd, delay = 5;
+	long long left = end - host_now_ms();
+	struct port_open p;
 
-	if (devpm_real_path(path, sizeof(path), dev) < 0)
+	if (devpm_real_path(p.path, sizeof(p.path), dev) < 0)
 		return -ENAMETOOLONG;
-	for (;;) {
-		fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-		/* Another process holds the port: wait for it, bounded. */
-		if (errno != EBUSY || host_now_ms() >= end)
-			return devpm_fail(errno, "%s: %s", dev, strerror(errno));
-		poll(NULL, 0, delay);
-		delay = delay < 200 ? delay * 2 : 200;
-	}
+	/* Another process holds the port: wait for it, bounded. */
+	devpm_poll_until(port_opened, &p, left > 0 ? (int)left : 0);
+	if (p.fd >= 0)
+		return p.fd;
+	return devpm_fail(p.err, "%s: %s", dev, strerror(p.err));
 }
 
 static int write_all(int fd, const char *buf, size_t n, long long end)

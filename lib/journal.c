@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * journal.c - record every PM knob before writing it, put it all back
- * (journal.h).
+ * (journal.h): the journal's format, its records and their restore.
+ * Loading and unloading modules is module.c's, ending the sessions of a
+ * crashed run session.c's.
  *
  * Restore runs from a signal handler too, so its path uses only system
  * calls and snprintf: the journal is mmap'd (no malloc), messages go out
  * with write(2) (no stdio locks).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,22 +22,19 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 
 #include "journal.h"
-#include "needs.h"
+#include "module.h"
 #include "safety.h"
+#include "session.h"
 #include "sysfs.h"
 
 #define VAL_MAX 4096
 #define LINE_MAX_LEN (DEVPM_PATH_MAX + VAL_MAX + 8)
 /* Invalid or refused lines shown in full; the rest are counted. */
 #define SHOW_MAX 5
-/* How long the processes of a dead run may take to go. */
-#define END_MS 5000
 
 static int append(const char *rec);
 
@@ -144,17 +142,6 @@ static void escaped(char *out, size_t len, const char *s, size_t n)
 }
 
 #define ESC_MAX (4 * 160 + 1)
-
-static bool module_name_ok(const char *m)
-{
-	if (!*m)
-		return false;
-	for (; *m; m++)
-		if (!(*m == '_' || *m == '-' || (*m >= '0' && *m <= '9') ||
-		      (*m >= 'a' && *m <= 'z') || (*m >= 'A' && *m <= 'Z')))
-			return false;
-	return true;
-}
 
 static bool digits(const char *s, size_t n)
 {
@@ -322,10 +309,9 @@ enum { REC_DONE, REC_INVALID, REC_REFUSED, REC_NOTHING };
 static int restore_record(char *rec, long lineno, const char *sysdir,
 			  int sys_fd)
 {
-	char cur[VAL_MAX], name[64], e1[ESC_MAX], e2[ESC_MAX];
+	char cur[VAL_MAX], e1[ESC_MAX], e2[ESC_MAX];
 	char *body = rec + 2, *val = NULL, *sp;
-	struct target t;
-	size_t i;
+	struct target t = { .dfd = -1 };
 	int r = 0;
 
 	if (strlen(rec) < 3 || rec[1] != ' ')
@@ -356,7 +342,8 @@ static int restore_record(char *rec, long lineno, const char *sysdir,
 		}
 		break;
 	case 'M':
-		if (!module_name_ok(body) || strlen(body) >= sizeof(name))
+		if (!devpm_module_name_ok(body) ||
+		    strlen(body) >= DEVPM_MODULE_NAME_MAX)
 			return REC_INVALID;
 		break;
 	case 'P':
@@ -394,14 +381,8 @@ static int restore_record(char *rec, long lineno, const char *sysdir,
 		}
 		return REC_DONE;
 	case 'M':
-		for (i = 0; body[i]; i++)
-			name[i] = body[i] == '-' ? '_' : body[i];
-		name[i] = '\0';
-		/* Gone already, or a kernel without modules: nothing to do. */
-		if (syscall(SYS_delete_module, name, O_NONBLOCK) < 0 &&
-		    errno != ENOENT && errno != ENOSYS) {
-			r = devpm_fail(errno, "module %s: %s", name,
-				       strerror(errno));
+		r = devpm_module_unload(body);
+		if (r) {
 			say("devpm: journal line %ld: cannot unload %s",
 			    lineno, devpm_error());
 			return r;
@@ -745,85 +726,6 @@ static int write_header(void)
 	return 0;
 }
 
-/* State, session and start time (clock ticks) from /proc/<pid>/stat. */
-static int proc_stat(long pid, char *state, long *sid,
-		     unsigned long long *start)
-{
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* "pid (comm) S ppid pgrp session ... starttime": comm may hold ')' */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %*d %*d %ld %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-			 state, sid, start) != 3)
-		return -1;
-	return 0;
-}
-
-static void msleep(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/*
- * SIGKILL every process of the session a dead run started (its leader's
- * pid and start time recorded by P), until none is left.  A leader pid
- * alive with another start time was reused: not ours.  Members cannot
- * have started before their leader.  Returns how many were killed.
- */
-static int end_session(long sid, unsigned long long start)
-{
-	unsigned long long t;
-	int killed = 0, left, waited = 0, step = 1, round;
-	struct dirent *de;
-	long s, pid;
-	char st;
-	DIR *d;
-
-	if (!proc_stat(sid, &st, &s, &t) && t != start)
-		return 0;
-	for (round = 0; ; round++) {
-		left = 0;
-		d = opendir("/proc");
-		while (d && (de = readdir(d))) {
-			pid = atol(de->d_name);
-			if (pid <= 0 || pid == getpid() ||
-			    proc_stat(pid, &st, &s, &t) || s != sid ||
-			    t < start || st == 'Z' || st == 'X')
-				continue;
-			kill(pid, SIGKILL);
-			left++;
-		}
-		if (d)
-			closedir(d);
-		if (!round)
-			killed = left;
-		if (!left)
-			break;
-		if (waited >= END_MS) {
-			say("devpm: %d process(es) of the interrupted run (session %ld) did not die after SIGKILL; restoring anyway",
-			    left, sid);
-			break;
-		}
-		msleep(step);
-		waited += step;
-		step = step < 64 ? step * 2 : 64;
-	}
-	return killed;
-}
-
 /* End what every P record of the journal names, before restoring. */
 static void end_sessions(void)
 {
@@ -831,7 +733,7 @@ static void end_sessions(void)
 	unsigned long long start;
 	const char *m;
 	char rec[64];
-	int killed = 0;
+	int killed = 0, stuck;
 	long sid;
 	size_t n;
 
@@ -851,9 +753,13 @@ static void end_sessions(void)
 		memcpy(rec, m + i, n);
 		rec[n] = '\0';
 		/* Never our own session (a P record cannot name it). */
-		if (sscanf(rec, "P %ld %llu", &sid, &start) == 2 && sid > 1 &&
-		    sid != (long)getsid(0))
-			killed += end_session(sid, start);
+		if (sscanf(rec, "P %ld %llu", &sid, &start) != 2 || sid <= 1 ||
+		    sid == (long)getsid(0))
+			continue;
+		killed += devpm_session_end(sid, start, &stuck);
+		if (stuck)
+			say("devpm: %d process(es) of the interrupted run (session %ld) did not die after SIGKILL; restoring anyway",
+			    stuck, sid);
 	}
 	munmap((void *)m, size);
 	if (killed)
@@ -1010,12 +916,11 @@ int devpm_journal_attach(void)
 int devpm_journal_record_session(pid_t sid)
 {
 	unsigned long long start;
-	char rec[64], st;
-	long s;
+	char rec[64];
 
 	if (J.fd < 0)
 		return 0;
-	if (proc_stat(sid, &st, &s, &start))
+	if (devpm_session_start_time(sid, &start))
 		return devpm_fail(ESRCH, "process %ld is gone", (long)sid);
 	snprintf(rec, sizeof(rec), "P %ld %llu\n", (long)sid, start);
 	return append(rec);
@@ -1217,6 +1122,21 @@ int devpm_knob_write_long(const char *kpath, long val)
 	return devpm_knob_write(kpath, buf);
 }
 
+int devpm_knob_writef(const char *val, const char *fmt, ...)
+{
+	char kpath[DEVPM_PATH_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(kpath, sizeof(kpath), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(kpath))
+		return devpm_fail(ENAMETOOLONG, "knob path %.120s...: longer than %zu bytes",
+				  kpath, sizeof(kpath) - 1);
+	return devpm_knob_write(kpath, val);
+}
+
 static int undo_path(char type, const char *kpath, const char *val)
 {
 	char path[DEVPM_PATH_MAX], rec[LINE_MAX_LEN];
@@ -1259,209 +1179,9 @@ int devpm_journal_undo_module(const char *module)
 {
 	char rec[128];
 
-	if (!module || !module_name_ok(module) || strlen(module) > 60)
+	if (!module || !devpm_module_name_ok(module) || strlen(module) > 60)
 		return devpm_fail(EINVAL, "bad module name '%s'",
 				  module ? module : "(null)");
 	snprintf(rec, sizeof(rec), "M %s\n", module);
 	return append(rec);
-}
-
-/* modprobe module params...; 0, or -errno with its complaint as error. */
-static int run_modprobe(const char *module, const char *params)
-{
-	char args[512], out[512] = "", *argv[34], *save = NULL, *tok;
-	int p[2], status, argc = 0, dn;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	snprintf(args, sizeof(args), "%s", params ? params : "");
-	argv[argc++] = "modprobe";
-	argv[argc++] = (char *)module;
-	for (tok = strtok_r(args, " \t", &save); tok && argc < 33;
-	     tok = strtok_r(NULL, " \t", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return devpm_fail(errno, "modprobe %s: %s", module,
-				  strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return devpm_fail(errno, "modprobe %s: %s", module,
-				  strerror(errno));
-	}
-	if (!pid) {
-		dn = open("/dev/null", O_RDWR);
-		if (dn >= 0)
-			dup2(dn, STDOUT_FILENO);
-		dup2(p[1], STDERR_FILENO);
-		execv("/sbin/modprobe", argv);
-		execvp("modprobe", argv);
-		dprintf(STDERR_FILENO, "cannot run modprobe: %s\n",
-			strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	for (;;) {
-		n = read(p[0], out + got, sizeof(out) - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-		if (got == sizeof(out) - 1)
-			break;
-	}
-	out[got] = '\0';
-	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return devpm_fail(errno, "modprobe %s: %s", module,
-					  strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	out[strcspn(out, "\n")] = '\0';
-	if (out[0])
-		return devpm_fail(ENOENT, "%s", out);
-	if (WIFEXITED(status))
-		return devpm_fail(ENOENT, "modprobe %s exited with status %d",
-				  module, WEXITSTATUS(status));
-	return devpm_fail(ENOENT, "modprobe %s killed by signal %d", module,
-			  WTERMSIG(status));
-}
-
-/* /proc/modules, whole (NULL when unreadable). */
-static char *modules_text(void)
-{
-	size_t len = 0, cap = 16384;
-	char *buf = malloc(cap), *p;
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !buf) {
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		if (len + 1 >= cap) {
-			p = realloc(buf, cap * 2);
-			if (!p)
-				break;
-			buf = p;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
-/* Is name the first word of a line of text? */
-static bool listed(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, name, n) && p[n] == ' ')
-			return true;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
-int devpm_module_diff(const char *before, const char *after,
-		      char names[][64], int max)
-{
-	const char *p = after;
-	char name[64];
-	size_t n;
-	int count = 0;
-
-	while (p && *p && count < max) {
-		n = strcspn(p, "\n ");
-		if (n && n < sizeof(name) && p[n] == ' ') {
-			memcpy(name, p, n);
-			name[n] = '\0';
-			if (module_name_ok(name) && !listed(before, name))
-				snprintf(names[count++], 64, "%s", name);
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return count;
-}
-
-int devpm_journal_loaded_modules(const char *module, const char *before,
-				 const char *after)
-{
-	char names[64][64];
-	bool named = false;
-	int n, i, r;
-
-	n = devpm_module_diff(before, after, names, 64);
-	for (i = 0; i < n; i++)
-		named |= !strcmp(names[i], module);
-	/* Loaded by someone else meanwhile, yet ours to unload: last. */
-	if (!named) {
-		r = devpm_journal_undo_module(module);
-		if (r)
-			return r;
-	}
-	/*
-	 * The kernel lists the newest module first and loads a module's
-	 * dependencies before it; restore walks backwards: journaled oldest
-	 * first, unloaded newest first.
-	 */
-	for (i = n - 1; i >= 0; i--) {
-		r = devpm_journal_undo_module(names[i]);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-int devpm_module_load(const char *module, const char *params)
-{
-	char name[64], kpath[DEVPM_PATH_MAX], *before, *after;
-	size_t i;
-	int r;
-
-	if (!module || !module_name_ok(module) || strlen(module) >= sizeof(name))
-		return devpm_fail(EINVAL, "bad module name '%s'",
-				  module ? module : "(null)");
-	for (i = 0; module[i]; i++)
-		name[i] = module[i] == '-' ? '_' : module[i];
-	name[i] = '\0';
-	if (devpm_module_loaded(name))
-		return 0;
-	if (devpm_sysfs_root()[0])
-		return devpm_fail(ENOENT, "module %s is not loaded in the recorded tree %s (a tree cannot load modules)",
-				  name, devpm_sysfs_root());
-	before = modules_text();
-	r = run_modprobe(module, params);
-	after = r ? NULL : modules_text();
-	/* Built in (no initstate): loaded, but nothing to unload. */
-	snprintf(kpath, sizeof(kpath), "/sys/module/%s/initstate", name);
-	if (!r && devpm_exists(kpath))
-		r = before && after ?
-			devpm_journal_loaded_modules(name, before, after) :
-			devpm_journal_undo_module(name);
-	free(before);
-	free(after);
-	return r;
 }

@@ -18,12 +18,12 @@
  *   W <path>\t<old value>	write old value back to path
  *   U <path>\t<value>		write value to path (undo of an instantiation)
  *   M <module>			unload module (we loaded it, or it came in
- *				with one we loaded)
+ *				with one we loaded; module.h)
  *   D <path>			rmdir path (configfs directory we created)
  *   L <path>			unlink path (a configfs link or file we created)
  *   P <pid> <start>		a test program the runner started, in a
  *				session of its own (start: /proc/PID/stat
- *				starttime, against pid reuse)
+ *				starttime, against pid reuse; session.h)
  * Paths are the files really written: the kernel path, or under a sysfs
  * root the path inside the tree, the directory's links resolved, so that
  * a journal left by a run on a recorded tree never writes its values to
@@ -113,31 +113,19 @@ int devpm_journal_restore_all(void);
 int devpm_knob_write(const char *kpath, const char *val);
 int devpm_knob_write_long(const char *kpath, long val);
 
+/*
+ * The same for a knob whose path is built first, checked for length:
+ * devpm_knob_writef("auto", "%s/power/control", d->path).  -ENAMETOOLONG
+ * (devpm_error() names the start of the path) when it does not fit.
+ */
+int devpm_knob_writef(const char *val, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Record an undo action after instantiating something. */
 int devpm_journal_undo_write(const char *kpath, const char *val);
 int devpm_journal_undo_module(const char *module);
 int devpm_journal_undo_rmdir(const char *kpath);
 int devpm_journal_undo_unlink(const char *kpath);
-
-/*
- * Load a module if not loaded (modprobe module params, no shell),
- * journaling its removal (delete_module, O_NONBLOCK) and that of every
- * module /proc/modules gained meanwhile (its dependencies), unloaded
- * newest first.
- * -ENOENT with modprobe's complaint when it fails.  Under a sysfs root
- * nothing is loaded: a module absent from the tree is -ENOENT.
- */
-int devpm_module_load(const char *module, const char *params);
-
-/*
- * Modules listed in after (/proc/modules text) and not in before, in
- * after's order (newest first); returns how many (at most max).
- */
-int devpm_module_diff(const char *before, const char *after,
-		      char names[][64], int max);
-/* Journal module and what the diff says came with it (oldest first). */
-int devpm_journal_loaded_modules(const char *module, const char *before,
-				 const char *after);
 
 /*
  * Runner: record a test program it started as the leader of a session of

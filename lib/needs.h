@@ -10,6 +10,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+/* What the kconfigs and modules needs are checked with. */
+#include "kconfig.h"
+#include "module.h"
 
 struct devpm_needs {
 	bool root;
@@ -35,20 +38,10 @@ struct devpm_needs {
 int devpm_needs_check(const struct devpm_needs *n, char *why, size_t len);
 
 /*
- * Value of a kernel config option from /proc/config.gz or
- * /boot/config-$(uname -r): "y", "m", a string, or "" when not set.
- * -ENOENT when no config can be found (then needs are not enforced for
- * kconfigs: the reason says so in the log).
- */
-int devpm_kconfig(const char *opt, char *val, size_t len);
-
-/*
  * Print the needs as "# NEEDS key: value" lines (for `devpm list`), one per
  * need, keys in check order: root, allow-sleep, allow-disk (value "yes"),
  * kconfig, driver, module, file (value as declared), tracefs ("yes").
  */
 void devpm_needs_print(const struct devpm_needs *n);
-
-bool devpm_module_loaded(const char *module);
 
 #endif

@@ -278,16 +278,13 @@ bool devpm_scsi_pm_ok(const struct devpm_scsi_disk *d, char *why,
 int devpm_scsi_rpm_set(const struct devpm_scsi_disk *d, long delay_ms,
 		       const char *control)
 {
-	char k[DEVPM_PATH_MAX];
+	char v[32];
 	int r;
 
-	r = devpm_fmt(k, sizeof(k), "%s/power/autosuspend_delay_ms", d->path);
+	snprintf(v, sizeof(v), "%ld", delay_ms);
+	r = devpm_knob_writef(v, "%s/power/autosuspend_delay_ms", d->path);
 	if (!r)
-		r = devpm_knob_write_long(k, delay_ms);
-	if (!r)
-		r = devpm_fmt(k, sizeof(k), "%s/power/control", d->path);
-	if (!r)
-		r = devpm_knob_write(k, control);
+		r = devpm_knob_writef(control, "%s/power/control", d->path);
 	return r;
 }
 
@@ -355,13 +352,7 @@ bool devpm_scsi_data_ok(const struct devpm_scsi_disk *d, char *why,
 
 int devpm_sdebug_set(const char *attr, const char *val)
 {
-	char k[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_fmt(k, sizeof(k), "%s/%s", DEVPM_SDEBUG_DRIVER, attr);
-	if (r)
-		return r;
-	return devpm_knob_write(k, val);
+	return devpm_knob_writef(val, "%s/%s", DEVPM_SDEBUG_DRIVER, attr);
 }
 
 int devpm_blk_open(const char *block, bool write, struct devpm_blk *b)

@@ -26,10 +26,22 @@
 
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "kselftest_harness.h"
 #include "devpm.h"
 #include "test_info.h"
+
+/*
+ * Fail the running case, even one that skipped, in the field its harness
+ * keeps the result in: passed and skip up to Linux 6.8, exit_code since
+ * 6.9 (the kselftest_harness.h series that also brought XFAIL_ADD).
+ */
+#ifdef XFAIL_ADD
+#define DEVPM_CASE_FAIL(m) ((m)->exit_code = KSFT_FAIL)
+#else
+#define DEVPM_CASE_FAIL(m) ((m)->skip = 0, (m)->passed = 0)
+#endif
 
 /* The case's result from its per-device lines: fail, pass, or skip. */
 #define DEVPM_SUB_END(s) do { \
@@ -37,7 +49,7 @@
 	if (__r > 0) { \
 		TH_LOG("%d of %d devices failed; first: %s", (s)->fail, \
 		       (s)->n, (s)->first_fail); \
-		_metadata->passed = 0; \
+		DEVPM_CASE_FAIL(_metadata); \
 	} else if (__r < 0) { \
 		SKIP(return, "%s", (s)->n ? "every device skipped" : \
 		     "no device to test"); \
@@ -63,8 +75,7 @@
 	devpm_case_restore(mark); \
 	if (devpm_qemu_xhci_settle(DEVPM_XHCI_SETTLE_MS)) { \
 		TH_LOG("%s", devpm_error()); \
-		_metadata->skip = 0; \
-		_metadata->passed = 0; \
+		DEVPM_CASE_FAIL(_metadata); \
 	} \
 	DEVPM_CASE_VERDICT(); \
 } while (0)
@@ -79,8 +90,7 @@
 	if (__n > 0) { \
 		TH_LOG("%s%s", devpm_verdict_first(), __n > 1 ? \
 		       " (and more: see the verdict lines)" : ""); \
-		_metadata->skip = 0; \
-		_metadata->passed = 0; \
+		DEVPM_CASE_FAIL(_metadata); \
 	} \
 } while (0)
 
@@ -90,28 +100,93 @@
 	SKIP(return, "XFAIL " fmt, ##__VA_ARGS__); \
 } while (0)
 
-static inline int devpm__filter_and_list(enum devpm_test_mode mode,
-					 const char *glob)
+/*
+ * Case selection (-t GLOB, DEVPM_TEST_GLOB) through the harness's own
+ * registration, never through its lists.  Every TEST() and TEST_F()
+ * registers its case from a constructor by calling __register_test()
+ * (kselftest_harness.h, 6.1 and since).  From here on that call is
+ * devpm__hold_case(): the case waits in devpm__cases, and main() hands
+ * the harness those the glob selects, in the order the constructors
+ * offered them, so that the harness orders them as it would have.
+ * (__register_test) with parentheses is the harness's own function.
+ */
+static struct {
+	struct __test_metadata **t;
+	size_t n, cap;
+} devpm__cases;
+
+static inline void devpm__hold_case(struct __test_metadata *t)
+{
+	struct __test_metadata **p;
+	size_t cap;
+
+	if (devpm__cases.n == devpm__cases.cap) {
+		cap = devpm__cases.cap ? 2 * devpm__cases.cap : 32;
+		p = realloc(devpm__cases.t, cap * sizeof(*p));
+		if (!p) {
+			fprintf(stderr, "devpm: out of memory registering case %s\n",
+				t->name);
+			abort();
+		}
+		devpm__cases.t = p;
+		devpm__cases.cap = cap;
+	}
+	devpm__cases.t[devpm__cases.n++] = t;
+}
+
+#define __register_test(t) devpm__hold_case(t)
+
+/* The harness's cases, walked as its test_harness_run() walks them. */
+static inline size_t devpm__harness_cases(bool print)
 {
 	struct __fixture_metadata *f;
-	struct __test_metadata *t, *keep, **tail;
+	struct __test_metadata *t;
+	size_t n = 0;
 
-	for (f = __fixture_list; f; f = f->next) {
-		keep = NULL;
-		tail = &keep;
-		for (t = f->tests; t; t = t->next) {
-			if (glob && fnmatch(glob, t->name, 0))
-				continue;
-			if (mode == DEVPM_MODE_LIST)
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next, n++)
+			if (print)
 				printf("%s\n", t->name);
-			*tail = t;
-			tail = &t->next;
-		}
-		/* Relink the kept cases (the skipped ones keep stale links). */
-		*tail = NULL;
-		f->tests = keep;
+	return n;
+}
+
+/*
+ * Register the cases whose name matches glob (all without one) with the
+ * harness.  Returns -1 to go on and run them, 0 after --list printed
+ * them (in the order they run), DEVPM_EXIT_USAGE when a case reached the
+ * harness without devpm__hold_case() (a harness that registers another
+ * way: selection would not hold).
+ */
+static inline int devpm_test_select(enum devpm_test_mode mode,
+				    const char *glob)
+{
+	size_t i;
+
+	if (devpm__harness_cases(false)) {
+		fprintf(stderr, "devpm: this kselftest harness registers cases without __register_test(); devpm's case selection must be taught its way (KSRC=)\n");
+		return DEVPM_EXIT_USAGE;
 	}
+	for (i = 0; i < devpm__cases.n; i++)
+		if (!glob || !fnmatch(glob, devpm__cases.t[i]->name, 0))
+			(__register_test)(devpm__cases.t[i]);
+	if (mode != DEVPM_MODE_LIST)
+		return -1;
+	devpm__harness_cases(true);
 	return 0;
+}
+
+/*
+ * Run the registered cases.  The harness gets no option of ours: a newer
+ * one parses its command line (-t NAME there is an exact name, -l a
+ * list) and would undo the selection.
+ */
+static inline int devpm_test_harness_run(char **argv)
+{
+	char *args[2];
+
+	args[0] = argv[0];
+	args[1] = NULL;
+	return test_harness_run(1, args);
 }
 
 #define DEVPM_TEST_MAIN(info) \
@@ -122,10 +197,10 @@ int main(int argc, char **argv) \
 	int ret = devpm_test_begin(&(info), argc, argv, &mode, &glob); \
 	if (ret >= 0) \
 		return ret; \
-	devpm__filter_and_list(mode, glob); \
-	if (mode != DEVPM_MODE_RUN) \
-		return 0; \
-	return test_harness_run(argc, argv); \
+	ret = devpm_test_select(mode, glob); \
+	if (ret >= 0) \
+		return ret; \
+	return devpm_test_harness_run(argv); \
 }
 
 #endif

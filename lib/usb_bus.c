@@ -41,11 +41,7 @@ void devpm_usb_item_report(struct devpm_sub *s,
 
 int devpm_usb_control(const struct devpm_usb *u, const char *val)
 {
-	char kp[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_dev_attr(&u->dev, "control", kp, sizeof(kp));
-	return r ? r : devpm_knob_write(kp, val);
+	return devpm_knob_writef(val, "%s/power/control", u->dev.path);
 }
 
 /* A device with a device below it that cannot suspend cannot either. */

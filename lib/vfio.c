@@ -14,6 +14,7 @@
 #include <linux/vfio.h>
 
 #include "journal.h"
+#include "module.h"
 #include "sysfs.h"
 #include "vfio.h"
 

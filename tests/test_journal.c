@@ -107,6 +107,30 @@ TEST_F(jr, first_write_is_recorded_once_and_restored)
 	ASSERT_STREQ("", journal_text(self->journal));
 }
 
+/* The built-path setter: the same record and write; a long path none. */
+TEST_F(jr, knob_writef_builds_checks_and_records)
+{
+	char want[2048], longdir[DEVPM_PATH_MAX + 16];
+
+	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
+	ASSERT_EQ(0, devpm_knob_writef("auto", "%s/power/%s", DEVA,
+				       "control"));
+	ASSERT_STREQ("auto", val(self->tree, CTL_A));
+	snprintf(want, sizeof(want), "W %s\ton\n", real(CTL_A));
+	ASSERT_STREQ(want, journal_text(self->journal));
+
+	memset(longdir, 'x', sizeof(longdir) - 1);
+	longdir[0] = '/';
+	longdir[sizeof(longdir) - 1] = '\0';
+	ASSERT_EQ(-ENAMETOOLONG, devpm_knob_writef("on", "%s/power/control",
+						   longdir));
+	EXPECT_NE(NULL, strstr(devpm_error(), "longer than"));
+	ASSERT_STREQ(want, journal_text(self->journal));
+
+	ASSERT_EQ(1, devpm_journal_restore_all());
+	ASSERT_STREQ("on", val(self->tree, CTL_A));
+}
+
 TEST_F(jr, restore_walks_backwards)
 {
 	/* U f first, U f second: backwards ends at "first". */

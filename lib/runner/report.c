@@ -331,7 +331,7 @@ int rn_cmd_report(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/report.html", argv[1]);
 	if (rn_write_file(path, html, strlen(html)) < 0)
 		code = rn_usage_error("report: cannot write %s: %s", path,
-				      strerror(errno));
+				      rn_write_file_why());
 	else
 		printf("%s\n", path);
 	free(html);

@@ -47,10 +47,18 @@ uint64_t rn_mono_us(void);
 /* Read a whole file into a NUL-terminated buffer; NULL with errno set. */
 char *rn_read_file(const char *path, size_t *len);
 
-/* Write buf to path atomically (temporary file, fsync, rename). */
 /* Write all of buf to fd, fsync and close it: 0 or the first -errno. */
 int rn_write_all(int fd, const char *buf, size_t len);
+/*
+ * Write buf to path atomically: <path>.tmp created relative to the
+ * directory's descriptor (O_CREAT|O_EXCL|O_NOFOLLOW), fsync, renameat.
+ * Refused: path or its .tmp a symlink or a file another user could write
+ * (a .tmp of ours left by a killed writer is replaced), and as root a
+ * directory not root's or writable by others.  0, or -errno with
+ * rn_write_file_why() naming the file and the fix.
+ */
 int rn_write_file(const char *path, const char *buf, size_t len);
+const char *rn_write_file_why(void);
 
 /* A growing text buffer. */
 struct rn_buf {

@@ -41,15 +41,15 @@ int main(int argc, char **argv) \
 	int ret = devpm_test_begin(&(info), argc, argv, &mode, &glob); \
 	if (ret >= 0) \
 		return ret; \
-	devpm__filter_and_list(mode, glob); \
-	if (mode != DEVPM_MODE_RUN) \
-		return 0; \
+	ret = devpm_test_select(mode, glob); \
+	if (ret >= 0) \
+		return ret; \
 	qos_main_pid = getpid(); \
 	qos_main_cleanup = cleanup; \
 	atexit(qos_main_atexit); \
 	devpm_qos_record_start(); \
 	setup(); \
-	return test_harness_run(argc, argv); \
+	return devpm_test_harness_run(argv); \
 }
 
 #endif

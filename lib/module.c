@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * module.c - load a module for a test, journal its unload and that of
+ * the modules it pulled in, unload it at restore (module.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "module.h"
+#include "sysfs.h"
+
+bool devpm_module_name_ok(const char *m)
+{
+	if (!*m)
+		return false;
+	for (; *m; m++)
+		if (!(*m == '_' || *m == '-' || (*m >= '0' && *m <= '9') ||
+		      (*m >= 'a' && *m <= 'z') || (*m >= 'A' && *m <= 'Z')))
+			return false;
+	return true;
+}
+
+
+bool devpm_module_loaded(const char *module)
+{
+	char kpath[DEVPM_PATH_MAX];
+	size_t i, n;
+
+	if (devpm_fmt(kpath, sizeof(kpath), "/sys/module/%s", module))
+		return false;
+	/* modprobe takes '-' and '_' alike; /sys/module has '_'. */
+	n = strlen("/sys/module/");
+	for (i = n; kpath[i]; i++)
+		if (kpath[i] == '-')
+			kpath[i] = '_';
+	return devpm_exists(kpath);
+}
+
+int devpm_module_unload(const char *module)
+{
+	char name[DEVPM_MODULE_NAME_MAX];
+	size_t i;
+
+	if (!module || !devpm_module_name_ok(module) ||
+	    strlen(module) >= sizeof(name))
+		return devpm_fail(EINVAL, "bad module name '%s'",
+				  module ? module : "(null)");
+	for (i = 0; module[i]; i++)
+		name[i] = module[i] == '-' ? '_' : module[i];
+	name[i] = '\0';
+	/* Gone already, or a kernel without modules: nothing to do. */
+	if (syscall(SYS_delete_module, name, O_NONBLOCK) < 0 &&
+	    errno != ENOENT && errno != ENOSYS)
+		return devpm_fail(errno, "module %s: %s", name,
+				  strerror(errno));
+	return 0;
+}
+
+/* modprobe module params...; 0, or -errno with its complaint as error. */
+static int run_modprobe(const char *module, const char *params)
+{
+	char args[512], out[512] = "", *argv[34], *save = NULL, *tok;
+	int p[2], status, argc = 0, dn;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(args, sizeof(args), "%s", params ? params : "");
+	argv[argc++] = "modprobe";
+	argv[argc++] = (char *)module;
+	for (tok = strtok_r(args, " \t", &save); tok && argc < 33;
+	     tok = strtok_r(NULL, " \t", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return devpm_fail(errno, "modprobe %s: %s", module,
+				  strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return devpm_fail(errno, "modprobe %s: %s", module,
+				  strerror(errno));
+	}
+	if (!pid) {
+		dn = open("/dev/null", O_RDWR);
+		if (dn >= 0)
+			dup2(dn, STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
+		execv("/sbin/modprobe", argv);
+		execvp("modprobe", argv);
+		dprintf(STDERR_FILENO, "cannot run modprobe: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		n = read(p[0], out + got, sizeof(out) - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+		if (got == sizeof(out) - 1)
+			break;
+	}
+	out[got] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return devpm_fail(errno, "modprobe %s: %s", module,
+					  strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	out[strcspn(out, "\n")] = '\0';
+	if (out[0])
+		return devpm_fail(ENOENT, "%s", out);
+	if (WIFEXITED(status))
+		return devpm_fail(ENOENT, "modprobe %s exited with status %d",
+				  module, WEXITSTATUS(status));
+	return devpm_fail(ENOENT, "modprobe %s killed by signal %d", module,
+			  WTERMSIG(status));
+}
+
+/* /proc/modules, whole (NULL when unreadable). */
+static char *modules_text(void)
+{
+	size_t len = 0, cap = 16384;
+	char *buf = malloc(cap), *p;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (len + 1 >= cap) {
+			p = realloc(buf, cap * 2);
+			if (!p)
+				break;
+			buf = p;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Is name the first word of a line of text? */
+static bool listed(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return true;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+int devpm_module_diff(const char *before, const char *after,
+		      char names[][64], int max)
+{
+	const char *p = after;
+	char name[64];
+	size_t n;
+	int count = 0;
+
+	while (p && *p && count < max) {
+		n = strcspn(p, "\n ");
+		if (n && n < sizeof(name) && p[n] == ' ') {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			if (devpm_module_name_ok(name) && !listed(before, name))
+				snprintf(names[count++], 64, "%s", name);
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return count;
+}
+
+int devpm_journal_loaded_modules(const char *module, const char *before,
+				 const char *after)
+{
+	char names[64][64];
+	bool named = false;
+	int n, i, r;
+
+	n = devpm_module_diff(before, after, names, 64);
+	for (i = 0; i < n; i++)
+		named |= !strcmp(names[i], module);
+	/* Loaded by someone else meanwhile, yet ours to unload: last. */
+	if (!named) {
+		r = devpm_journal_undo_module(module);
+		if (r)
+			return r;
+	}
+	/*
+	 * The kernel lists the newest module first and loads a module's
+	 * dependencies before it; restore walks backwards: journaled oldest
+	 * first, unloaded newest first.
+	 */
+	for (i = n - 1; i >= 0; i--) {
+		r = devpm_journal_undo_module(names[i]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int devpm_module_load(const char *module, const char *params)
+{
+	char name[64], kpath[DEVPM_PATH_MAX], *before, *after;
+	size_t i;
+	int r;
+
+	if (!module || !devpm_module_name_ok(module) ||
+	    strlen(module) >= sizeof(name))
+		return devpm_fail(EINVAL, "bad module name '%s'",
+				  module ? module : "(null)");
+	for (i = 0; module[i]; i++)
+		name[i] = module[i] == '-' ? '_' : module[i];
+	name[i] = '\0';
+	if (devpm_module_loaded(name))
+		return 0;
+	if (devpm_sysfs_root()[0])
+		return devpm_fail(ENOENT, "module %s is not loaded in the recorded tree %s (a tree cannot load modules)",
+				  name, devpm_sysfs_root());
+	before = modules_text();
+	r = run_modprobe(module, params);
+	after = r ? NULL : modules_text();
+	/* Built in (no initstate): loaded, but nothing to unload. */
+	snprintf(kpath, sizeof(kpath), "/sys/module/%s/initstate", name);
+	if (!r && devpm_exists(kpath))
+		r = before && after ?
+			devpm_journal_loaded_modules(name, before, after) :
+			devpm_journal_undo_module(name);
+	free(before);
+	free(after);
+	return r;
+}
