@@ -506,7 +506,7 @@ TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
 	if (s.fail) {
 		TH_LOG("%d of %d devices failed; first: %s", s.fail, s.n,
 		       s.first_fail);
-		_metadata->passed = 0;
+		DEVPM_CASE_FAIL(_metadata);
 		return;
 	}
 	if (nx)

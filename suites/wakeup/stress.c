@@ -164,7 +164,7 @@ TEST_F_TIMEOUT(st, stress_random_injection, HARNESS_S)
 		if (devpm_mc_cycle(&self->m, &s, &r)) {
 			TH_LOG("cycle %ld (%s+%ld): %s", i, s.point, s.off_us,
 			       devpm_error());
-			_metadata->passed = 0;
+			DEVPM_CASE_FAIL(_metadata);
 			break;
 		}
 		cyc[done++] = r.cycle_us;
