@@ -105,6 +105,8 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 off_t devpm_case_setup(void)
 {
 	devpm_verdict_case_begin();
+	devpm_floor_begin();
+	devpm_wait_lag_begin();
 	return devpm_journal_mark();
 }
 
@@ -116,6 +118,9 @@ void devpm_case_restore(off_t mark)
 
 int devpm_case_verdict(const char *casename)
 {
+	/* The case's timing, for the runner and the bench (floor.h). */
+	devpm_floor_report();
+	devpm_wait_lag_report();
 	if (!devpm_verdict_active())
 		return 0;
 	return devpm_verdict_case_end(casename);
