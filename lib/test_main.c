@@ -99,6 +99,8 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 			return DEVPM_EXIT_SKIP;
 		}
 	}
+	/* The cases' traces share a few instances (trace.h). */
+	devpm_trace_pool_begin();
 	return verdict_begin();
 }
 

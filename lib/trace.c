@@ -34,6 +34,8 @@ static const char *const rpm_events[] = {
 
 struct devpm_trace {
 	char dir[PATH_MAX];		/* the instance directory */
+	int slot;			/* in the pool; -1: its own instance */
+	bool reused;			/* a pool instance made before */
 	int fd;				/* trace_pipe, non-blocking */
 	char **devs;			/* filter names; NULL: all */
 	size_t ndevs;
@@ -49,6 +51,21 @@ struct devpm_trace {
 
 static char tracefs_dir[PATH_MAX];
 static unsigned int instance_seq;
+
+/*
+ * Instances kept for reuse.  Making one creates a directory per event of
+ * the kernel (under TCG a few hundred ms, and as much to remove it), and
+ * a test program forks per case, so each case made and removed its own.
+ * After devpm_trace_pool_begin() in the program's main process, the
+ * traces of it and of its children take instances devpm-<main pid>-p<k>:
+ * a stop disables their events and leaves them, the next start clears
+ * them, the main process removes them when it exits
+ * (devpm_trace_cleanup_stale() when it died).  pool_busy is the slots
+ * this process uses (a child inherits its parent's).
+ */
+#define POOL_MAX	4
+static int pool_owner;
+static bool pool_busy[POOL_MAX];
 
 uint64_t devpm_now_us(void)
 {
@@ -239,9 +256,10 @@ static int enable_event(struct devpm_trace *t, const char *sys,
 	snprintf(file, sizeof(file), "events/%s", rel);
 	if (!dir_has(t->dir, file))
 		return devpm_fail(ENOENT, "no trace event %s:%s", sys, ev);
-	if (filter) {
+	/* A reused instance may hold a filter of its last user. */
+	if (filter || t->reused) {
 		snprintf(file, sizeof(file), "events/%s/filter", rel);
-		r = tfs_write(t->dir, file, filter);
+		r = tfs_write(t->dir, file, filter ? filter : "0");
 		if (r < 0)
 			return r;
 	}
@@ -274,27 +292,101 @@ static struct devpm_trace *start_failed(struct devpm_trace *t, int r)
 #define RPM_ERROR_FILTER \
 	"ret < 0 && ret != -11 && ret != -16 && ret != -115 && ret != -13 && ret != -1"
 
+static void pool_dir(char *buf, size_t len, const char *tfs, int k)
+{
+	snprintf(buf, len, "%s/instances/devpm-%d-p%d", tfs, pool_owner, k);
+}
+
+static void pool_remove(void)
+{
+	const char *tfs = find_tracefs(false);
+	char dir[PATH_MAX];
+	int k;
+
+	if (getpid() != pool_owner || !tfs[0])
+		return;
+	for (k = 0; k < POOL_MAX; k++) {
+		pool_dir(dir, sizeof(dir), tfs, k);
+		if (rmdir(dir) && errno != ENOENT)
+			fprintf(stderr, "devpm: cannot remove %s: %s\n", dir,
+				strerror(errno));
+	}
+}
+
+void devpm_trace_pool_begin(void)
+{
+	if (pool_owner)
+		return;
+	pool_owner = getpid();
+	atexit(pool_remove);
+}
+
+/*
+ * A free instance of the pool for t: 0 with t->dir set (t->reused when it
+ * was made before), -EBUSY when every slot is taken here, other -errno.
+ * A reused one is emptied: events off, buffer cleared.
+ */
+static int pool_take(struct devpm_trace *t, const char *tfs)
+{
+	int k, r;
+
+	for (k = 0; k < POOL_MAX; k++) {
+		if (pool_busy[k])
+			continue;
+		pool_dir(t->dir, sizeof(t->dir), tfs, k);
+		if (mkdir(t->dir, 0700)) {
+			r = errno;
+			if (r != EEXIST) {
+				devpm_fail(r, "%s: %s", t->dir, strerror(r));
+				t->dir[0] = '\0';
+				return -r;
+			}
+			t->reused = true;
+		}
+		t->slot = k;
+		pool_busy[k] = true;
+		if (!t->reused)
+			return 0;
+		/* What a user killed before its stop may have left on. */
+		r = tfs_write(t->dir, "tracing_on", "0");
+		if (!r)
+			r = tfs_write(t->dir, "events/enable", "0");
+		if (!r)
+			r = tfs_write(t->dir, "trace", "");
+		return r;
+	}
+	return -EBUSY;
+}
+
 static int instance_setup(struct devpm_trace *t, const char *tfs)
 {
-	int i, n = 0, r, tries = 0;
+	int i, n = 0, r = -EBUSY, tries = 0;
 
+	if (pool_owner && !t->errors_only) {
+		r = pool_take(t, tfs);
+		if (r < 0 && r != -EBUSY)
+			return r;
+	}
 	/* A dead process with our pid may have left one: take the next n. */
-	do {
+	while (r == -EBUSY || (r == -EEXIST && ++tries < 100)) {
 		snprintf(t->dir, sizeof(t->dir), "%s/instances/devpm-%d-%u",
 			 tfs, (int)getpid(), instance_seq++);
 		r = mkdir(t->dir, 0700) ? -errno : 0;
-	} while (r == -EEXIST && ++tries < 100);
+	}
 	if (r) {
 		devpm_fail(-r, "%s: %s", t->dir, strerror(-r));
 		t->dir[0] = '\0';
 		return r;
 	}
+	if (t->reused)
+		goto events;
 	r = tfs_write(t->dir, "trace_clock", "mono");
 	if (!r)
 		r = tfs_write(t->dir, "buffer_size_kb", BUFFER_KB);
 	/* Wake a poller on the first event, not at half a buffer. */
 	if (!r && dir_has(t->dir, "buffer_percent"))
 		r = tfs_write(t->dir, "buffer_percent", "0");
+events:
 	for (i = 0; !r && rpm_events[i]; i++) {
 		if (t->errors_only && strcmp(rpm_events[i], "rpm_return_int"))
 			continue;
@@ -337,6 +429,7 @@ static struct devpm_trace *trace_start(const char *const *devs,
 		return NULL;
 	}
 	t->fd = -1;
+	t->slot = -1;
 	t->errors_only = errors_only;
 	for (i = 0; devs && devs[i]; i++) {
 		r = strv_add(&t->devs, &t->ndevs, devs[i]);
@@ -521,6 +614,10 @@ void devpm_trace_stop(struct devpm_trace *t)
 				 t->enabled[i]);
 			tfs_write(t->dir, file, "0");
 		}
+	}
+	if (t->slot >= 0) {
+		pool_busy[t->slot] = false;	/* kept for the next start */
+	} else if (t->dir[0]) {
 		if (rmdir(t->dir))
 			fprintf(stderr, "devpm: cannot remove %s: %s\n",
 				t->dir, strerror(errno));
