@@ -120,10 +120,11 @@ void devpm_case_restore(off_t mark)
 
 int devpm_case_verdict(const char *casename)
 {
-	/* The case's timing, for the runner and the bench (floor.h). */
+	int n;
+
+	n = devpm_verdict_active() ? devpm_verdict_case_end(casename) : 0;
+	/* The case's timing (its verdict's waits too), for the bench. */
 	devpm_floor_report();
 	devpm_wait_lag_report();
-	if (!devpm_verdict_active())
-		return 0;
-	return devpm_verdict_case_end(casename);
+	return n;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -36,6 +37,7 @@ struct devpm_trace {
 	char dir[PATH_MAX];		/* the instance directory */
 	int slot;			/* in the pool; -1: its own instance */
 	bool reused;			/* a pool instance made before */
+	bool clean;			/* ... and stopped cleanly: rpm on */
 	int fd;				/* trace_pipe, non-blocking */
 	char **devs;			/* filter names; NULL: all */
 	size_t ndevs;
@@ -66,6 +68,15 @@ static unsigned int instance_seq;
 #define POOL_MAX	4
 static int pool_owner;
 static bool pool_busy[POOL_MAX];
+
+/*
+ * Each slot's state, shared with the cases (mmap'd by the owner): a slot
+ * its last user stopped cleanly has its rpm events on and the rest off,
+ * so the next start only clears the buffer and rewrites what differs; one
+ * whose user died on the way is reset in full.
+ */
+enum slot_state { SLOT_UNKNOWN, SLOT_CLEAN, SLOT_USED };
+static enum slot_state *pool_state;
 
 uint64_t devpm_now_us(void)
 {
@@ -167,6 +178,36 @@ static int tfs_write(const char *dir, const char *file, const char *val)
 	return 0;
 }
 
+/*
+ * Write an event's filter ("0": none) unless a reused instance has it
+ * already: replacing a filter waits for the tracepoint's readers (RCU),
+ * tens of ms under TCG.  The filter file shows the text written, or
+ * "none".
+ */
+static int filter_write(struct devpm_trace *t, const char *file,
+			const char *val)
+{
+	char p[PATH_MAX], cur[MAX_FILTER + 256];
+	ssize_t n;
+	int fd;
+
+	if (!t->reused)
+		return tfs_write(t->dir, file, val);
+	snprintf(p, sizeof(p), "%s/%s", t->dir, file);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, cur, sizeof(cur) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n >= 0) {
+		cur[n] = '\0';
+		cur[strcspn(cur, "\n")] = '\0';
+		if (!strcmp(val, "0") ? !strcmp(cur, "none") :
+		    !strcmp(cur, val))
+			return 0;
+	}
+	return tfs_write(t->dir, file, val);
+}
+
 static bool is_rpm_event(const char *name)
 {
 	int i;
@@ -215,7 +256,7 @@ static int apply_filters(struct devpm_trace *t)
 			continue;
 		snprintf(file, sizeof(file), "events/%s/filter",
 			 t->enabled[i]);
-		r = tfs_write(t->dir, file, filter);
+		r = filter_write(t, file, filter);
 		if (r < 0)
 			return r;
 	}
@@ -259,7 +300,7 @@ static int enable_event(struct devpm_trace *t, const char *sys,
 	/* A reused instance may hold a filter of its last user. */
 	if (filter || t->reused) {
 		snprintf(file, sizeof(file), "events/%s/filter", rel);
-		r = tfs_write(t->dir, file, filter ? filter : "0");
+		r = filter_write(t, file, filter ? filter : "0");
 		if (r < 0)
 			return r;
 	}
@@ -315,9 +356,14 @@ static void pool_remove(void)
 
 void devpm_trace_pool_begin(void)
 {
+	void *m;
+
 	if (pool_owner)
 		return;
 	pool_owner = getpid();
+	m = mmap(NULL, POOL_MAX * sizeof(*pool_state), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pool_state = m == MAP_FAILED ? NULL : m;	/* NULL: full resets */
 	atexit(pool_remove);
 }
 
@@ -345,8 +391,14 @@ static int pool_take(struct devpm_trace *t, const char *tfs)
 		}
 		t->slot = k;
 		pool_busy[k] = true;
+		t->clean = t->reused && pool_state &&
+			   pool_state[k] == SLOT_CLEAN;
+		if (pool_state)
+			pool_state[k] = SLOT_USED;
 		if (!t->reused)
 			return 0;
+		if (t->clean)
+			return tfs_write(t->dir, "trace", "");
 		/* What a user killed before its stop may have left on. */
 		r = tfs_write(t->dir, "tracing_on", "0");
 		if (!r)
@@ -400,7 +452,7 @@ events:
 	if (!r && !n)
 		r = devpm_fail(ENOENT, "%s/events/rpm: no runtime PM trace events",
 			       t->dir);
-	if (!r && t->devs)
+	if (!r && (t->devs || t->reused))
 		r = apply_filters(t);
 	if (!r)
 		r = tfs_write(t->dir, "tracing_on", "1");
@@ -601,6 +653,7 @@ void devpm_trace_clear(struct devpm_trace *t)
 void devpm_trace_stop(struct devpm_trace *t)
 {
 	char file[PATH_MAX];
+	bool ok = false;
 	size_t i;
 
 	if (!t)
@@ -608,15 +661,23 @@ void devpm_trace_stop(struct devpm_trace *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	if (t->dir[0]) {
-		tfs_write(t->dir, "tracing_on", "0");
+		ok = !tfs_write(t->dir, "tracing_on", "0");
 		for (i = 0; i < t->nenabled; i++) {
+			/* A pooled instance keeps its rpm events on. */
+			if (t->slot >= 0 &&
+			    !strncmp(t->enabled[i], "rpm/", 4) &&
+			    is_rpm_event(t->enabled[i] + 4))
+				continue;
 			snprintf(file, sizeof(file), "events/%s/enable",
 				 t->enabled[i]);
-			tfs_write(t->dir, file, "0");
+			ok &= !tfs_write(t->dir, file, "0");
 		}
 	}
 	if (t->slot >= 0) {
 		pool_busy[t->slot] = false;	/* kept for the next start */
+		if (pool_state)
+			pool_state[t->slot] = ok && t->dir[0] ? SLOT_CLEAN :
+							      SLOT_USED;
 	} else if (t->dir[0]) {
 		if (rmdir(t->dir))
 			fprintf(stderr, "devpm: cannot remove %s: %s\n",

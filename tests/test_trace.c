@@ -367,6 +367,39 @@ static int pool_case(const char *dir, bool filtered)
 	return bad;
 }
 
+/* A case killed before its stop: its extra event stays on. */
+static int pool_dies(const char *dir)
+{
+	struct devpm_trace *t = devpm_trace_start(NULL);
+	char f[64];
+
+	(void)dir;
+	if (!t || devpm_trace_add_event(t, "power:suspend_resume",
+					"val == 1") < 0)
+		return 1;
+	filter_of(dir, "power/suspend_resume", f, sizeof(f));
+	return strcmp(f, "val == 1") ? 2 : 0;	/* no stop */
+}
+
+/* The next one gets the instance reset: nothing on but its own. */
+static int pool_after_death(const char *dir)
+{
+	struct devpm_trace *t = devpm_trace_start(NULL);
+	char p[PATH_MAX], v[16];
+	int bad = 0;
+
+	if (!t)
+		return 1;
+	snprintf(p, sizeof(p), "%s/events/power/suspend_resume/enable", dir);
+	if (devpm_read_file(p, v, sizeof(v)) < 0 || v[0] != '0')
+		bad |= 2;
+	snprintf(p, sizeof(p), "%s/events/rpm/rpm_suspend/enable", dir);
+	if (devpm_read_file(p, v, sizeof(v)) < 0 || v[0] != '1')
+		bad |= 4;
+	devpm_trace_stop(t);
+	return bad;
+}
+
 TEST(pool_instance_kept_across_cases)
 {
 	char dir[PATH_MAX];
@@ -386,22 +419,32 @@ TEST(pool_instance_kept_across_cases)
 		devpm_trace_pool_begin();
 		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
 			 (int)getpid());
-		/* Filtered, unfiltered (old filters gone), filtered again. */
-		for (k = 0; k < 3; k++) {
+		/*
+		 * Filtered, unfiltered (old filters gone), filtered again;
+		 * then a case that dies with an extra event on, and one
+		 * that must find it off.
+		 */
+		for (k = 0; k < 5; k++) {
 			pid_t c = fork();
 
+			if (!c && k == 3)
+				_exit(pool_dies(dir));
+			if (!c && k == 4)
+				_exit(pool_after_death(dir));
 			if (!c)
 				_exit(pool_case(dir, k != 1));
-			if (waitpid(c, &status, 0) != c || !WIFEXITED(status) ||
-			    WEXITSTATUS(status))
-				exit(k * 64 + (WIFEXITED(status) ?
-					       WEXITSTATUS(status) : 63));
+			if (waitpid(c, &status, 0) == c && WIFEXITED(status) &&
+			    !WEXITSTATUS(status))
+				continue;
+			fprintf(stderr, "pool case %d: failed checks %#x\n", k,
+				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			exit(1 + k);
 		}
 		exit(0);	/* its atexit removes the pool */
 	}
 	ASSERT_EQ(owner, waitpid(owner, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
-	/* case * 64 + the bits of pool_case() */
+	/* 1 + the case that failed (its checks' bits on stderr) */
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
 		 (int)owner);
