@@ -333,6 +333,54 @@ static struct devpm_trace *start_failed(struct devpm_trace *t, int r)
 #define RPM_ERROR_FILTER \
 	"ret < 0 && ret != -11 && ret != -16 && ret != -115 && ret != -13 && ret != -1"
 
+/*
+ * Empty a cleanly stopped instance (tracing off) of what its last user
+ * left unread: reading costs less than clearing the buffer ("trace"
+ * O_TRUNC resets every CPU's buffer after an RCU grace period).
+ */
+static int drain(const char *dir)
+{
+	char p[PATH_MAX], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/trace_pipe", dir);
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(errno, "%s: %s", p, strerror(errno));
+	do
+		n = read(fd, buf, sizeof(buf));
+	while (n > 0 || (n < 0 && errno == EINTR));
+	close(fd);
+	return n < 0 && errno != EAGAIN ?
+	       devpm_fail(errno, "%s: %s", p, strerror(errno)) : 0;
+}
+
+/*
+ * A new instance's buffer is the kernel's default per-CPU size once any
+ * trace has expanded the buffers (trace_buf_size, 1.4 MB): resizing it to
+ * BUFFER_KB costs more than it saves.  Only a smaller one is set.
+ */
+static int buffer_size(const char *dir)
+{
+	char p[PATH_MAX], v[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/buffer_size_kb", dir);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, v, sizeof(v) - 1);
+	if (fd >= 0)
+		close(fd);
+	/* "7 (expanded: 1408)" before the first expansion: set it. */
+	if (n > 0) {
+		v[n] = '\0';
+		if (!strchr(v, '(') && atol(v) >= atol(BUFFER_KB))
+			return 0;
+	}
+	return tfs_write(dir, "buffer_size_kb", BUFFER_KB);
+}
+
 static void pool_dir(char *buf, size_t len, const char *tfs, int k)
 {
 	snprintf(buf, len, "%s/instances/devpm-%d-p%d", tfs, pool_owner, k);
@@ -398,7 +446,7 @@ static int pool_take(struct devpm_trace *t, const char *tfs)
 		if (!t->reused)
 			return 0;
 		if (t->clean)
-			return tfs_write(t->dir, "trace", "");
+			return drain(t->dir);
 		/* What a user killed before its stop may have left on. */
 		r = tfs_write(t->dir, "tracing_on", "0");
 		if (!r)
@@ -434,7 +482,7 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 		goto events;
 	r = tfs_write(t->dir, "trace_clock", "mono");
 	if (!r)
-		r = tfs_write(t->dir, "buffer_size_kb", BUFFER_KB);
+		r = buffer_size(t->dir);
 	/* Wake a poller on the first event, not at half a buffer. */
 	if (!r && dir_has(t->dir, "buffer_percent"))
 		r = tfs_write(t->dir, "buffer_percent", "0");
