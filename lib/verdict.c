@@ -16,11 +16,14 @@
  *    rpm_suspend() suspend the device after its autosuspend delay.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "devpm.h"
@@ -44,6 +47,7 @@ static char expected[MAX_EXPECTED][128];
 static size_t nexpected;
 
 static void left_share(void);
+static void qfd_open(void);
 
 static void unwatch(void)
 {
@@ -59,6 +63,7 @@ void devpm_verdict_watch(void)
 		return;
 	watching = true;
 	left_share();
+	qfd_open();
 	watch = devpm_trace_start_rpm_errors();
 	if (watch)
 		atexit(unwatch);
@@ -157,6 +162,109 @@ static const struct seen_error *first_error(const char *dev)
 }
 
 /*
+ * The files quick() reads, opened once in the main process and re-read
+ * with pread() at offset 0 (sysfs runs the attribute's show() again) by
+ * every case: a path walk per file was most of a whole-tree check under
+ * TCG.  A device removed since (a re-enumerated USB device, even at the
+ * same path) fails the read with ENODEV: then the paths are read.  Live
+ * sysfs only: a file of a recorded tree stays readable when removed.
+ */
+enum { QF_STATUS, QF_USAGE, QF_CONTROL, QF_DELAY, QF_DIR, QF_N };
+static const char *const qf_name[QF_N] = {
+	"power/runtime_status", "power/runtime_usage", "power/control",
+	"power/autosuspend_delay_ms", "."
+};
+static int (*qfd)[QF_N];
+static size_t nqfd;
+
+static void qfd_open(void)
+{
+	const struct devpm_baseline *b = devpm_baseline();
+	char p[DEVPM_PATH_MAX], real[PATH_MAX];
+	struct rlimit rl;
+	size_t i;
+	int k;
+
+	if (!b || qfd || devpm_sysfs_root()[0])
+		return;
+	/* Five files a device: more than the usual 1024 descriptors. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	qfd = calloc(b->n ? b->n : 1, sizeof(*qfd));
+	if (!qfd)
+		return;		/* the paths are read */
+	nqfd = b->n;
+	for (i = 0; i < nqfd; i++) {
+		for (k = 0; k < QF_N; k++) {
+			qfd[i][k] = -1;
+			if (!b->v[i].status[0] ||
+			    (k == QF_DELAY &&
+			     b->v[i].autosuspend_delay_ms == LONG_MIN) ||
+			    devpm_fmt(p, sizeof(p), "%s/%s", b->v[i].path,
+				      qf_name[k]) < 0 ||
+			    devpm_real_path(real, sizeof(real), p) < 0)
+				continue;
+			qfd[i][k] = open(real, (k == QF_DIR ?
+						O_PATH | O_DIRECTORY :
+						O_RDONLY) | O_CLOEXEC);
+		}
+	}
+}
+
+/* One attribute by its cached descriptor: 0, or -errno (-EBADF: none). */
+static int qf_read(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (fd < 0)
+		return -EBADF;
+	n = pread(fd, buf, len - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* quick() from the descriptors: 0, or -EBADF to read the paths. */
+static int quick_fds(const int *f, const struct devpm_base_dev *b,
+		     struct devpm_dev *d)
+{
+	char v[64], target[PATH_MAX], *end;
+	const char *slash;
+	ssize_t n;
+	int r;
+
+	r = qf_read(f[QF_STATUS], d->rpm.status, sizeof(d->rpm.status));
+	if (r < 0)
+		return -EBADF;	/* gone, maybe back: by path */
+	d->rpm.have_status = true;
+	if (!qf_read(f[QF_USAGE], v, sizeof(v))) {
+		d->rpm.usage = strtol(v, &end, 10);
+		d->rpm.have_usage = end != v && !*end;
+	}
+	d->rpm.have_control = !qf_read(f[QF_CONTROL], d->rpm.control,
+				       sizeof(d->rpm.control));
+	if (b->autosuspend_delay_ms != LONG_MIN &&
+	    !qf_read(f[QF_DELAY], v, sizeof(v))) {
+		d->rpm.autosuspend_delay_ms = strtol(v, &end, 10);
+		d->rpm.have_autosuspend = end != v && !*end;
+	}
+	if (f[QF_DIR] < 0)
+		return -EBADF;
+	n = readlinkat(f[QF_DIR], "driver", target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		slash = strrchr(target, '/');
+		snprintf(d->driver, sizeof(d->driver), "%s",
+			 slash ? slash + 1 : target);
+	}
+	return 0;
+}
+
+/*
  * The few files the rules need (status, usage, control, driver), without
  * the full snapshot: a whole-tree check after every case must be cheap.
  * -ENOENT when the device went away.
@@ -164,10 +272,19 @@ static const struct seen_error *first_error(const char *dev)
 static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 {
 	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
+	const struct devpm_baseline *base = devpm_baseline();
 	const char *slash;
 	ssize_t n;
+	size_t i;
 
 	memset(d, 0, sizeof(*d));
+	snprintf(d->path, sizeof(d->path), "%s", b->path);
+	snprintf(d->name, sizeof(d->name), "%s", b->name);
+	i = base ? (size_t)(b - base->v) : SIZE_MAX;
+	if (qfd && i < nqfd && !quick_fds(qfd[i], b, d))
+		return 0;
+	memset(&d->rpm, 0, sizeof(d->rpm));
+	d->driver[0] = '\0';
 	snprintf(d->path, sizeof(d->path), "%s", b->path);
 	snprintf(d->name, sizeof(d->name), "%s", b->name);
 	if (devpm_fmt(p, sizeof(p), "%s/power/runtime_status", b->path) < 0)
