@@ -173,6 +173,8 @@ static void control_on_holds(struct devpm_usb_bus *b)
 		devpm_dev_snapshot(&it->u.dev);
 		base[i] = it->u.dev.rpm.suspended_ms;
 	}
+	/* Staying active through the hold is what is checked: floor. */
+	devpm_floor_add(devpm_now_us(), ON_HOLD_MS * 1000ULL);
 	devpm_poll_until(usb_any_suspended, b, ON_HOLD_MS);
 	for (i = 0; i < b->n; i++)
 		usb_stayed_active(&b->it[i], base[i], ON_HOLD_MS,
