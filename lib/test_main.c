@@ -120,9 +120,10 @@ void devpm_case_restore(off_t mark)
 
 int devpm_case_verdict(const char *casename)
 {
-	int n;
+	int n = 0;
 
-	n = devpm_verdict_active() ? devpm_verdict_case_end(casename) : 0;
+	if (devpm_verdict_active())
+		n = devpm_verdict_case_end(casename);
 	/* The case's timing (its verdict's waits too), for the bench. */
 	devpm_floor_report();
 	devpm_wait_lag_report();
