@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * floor.c - the kernel delays a case must wait out, as the length of the
- * union of their intervals (floor.h).
+ * union of their intervals (floor.h).  Waits run in a case's threads too:
+ * one lock.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@ static struct span spans[MAX_SPANS];
 static size_t nspans;
 static uint64_t case_begin_us;
 static uint64_t folded_us;	/* spans dropped from a full table */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int span_cmp(const void *a, const void *b)
 {
@@ -47,20 +50,25 @@ static void merge(void)
 
 void devpm_floor_begin(void)
 {
+	pthread_mutex_lock(&lock);
 	nspans = 0;
 	folded_us = 0;
 	case_begin_us = devpm_now_us();
+	pthread_mutex_unlock(&lock);
 }
 
 void devpm_floor_add(uint64_t from_us, uint64_t len_us)
 {
 	uint64_t to = from_us + len_us;
 
+	pthread_mutex_lock(&lock);
 	/* Before the case began it was no wait of the case. */
 	if (from_us < case_begin_us)
 		from_us = case_begin_us;
-	if (to <= from_us)
+	if (to <= from_us) {
+		pthread_mutex_unlock(&lock);
 		return;
+	}
 	if (nspans == MAX_SPANS)
 		merge();
 	if (nspans == MAX_SPANS) {
@@ -73,6 +81,7 @@ void devpm_floor_add(uint64_t from_us, uint64_t len_us)
 	spans[nspans].from = from_us;
 	spans[nspans].to = to;
 	nspans++;
+	pthread_mutex_unlock(&lock);
 }
 
 void devpm_floor_add_before(uint64_t end_us, long ms)
@@ -89,12 +98,15 @@ void devpm_floor_add_before(uint64_t end_us, long ms)
 
 uint64_t devpm_floor_us(void)
 {
-	uint64_t sum = folded_us;
+	uint64_t sum;
 	size_t i;
 
+	pthread_mutex_lock(&lock);
+	sum = folded_us;
 	merge();
 	for (i = 0; i < nspans; i++)
 		sum += spans[i].to - spans[i].from;
+	pthread_mutex_unlock(&lock);
 	return sum;
 }
 

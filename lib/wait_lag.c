@@ -4,6 +4,7 @@
  * transitions, per case (wait_lag.h).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "devpm.h"
@@ -12,27 +13,37 @@
 
 static uint64_t lags[MAX_LAGS];
 static size_t nlags;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;	/* threads wait */
 
 void devpm_wait_lag_begin(void)
 {
+	pthread_mutex_lock(&lock);
 	nlags = 0;
+	pthread_mutex_unlock(&lock);
 }
 
 void devpm_wait_lag_add(uint64_t kernel_us, uint64_t seen_us)
 {
 	size_t i;
 
+	pthread_mutex_lock(&lock);
 	if (nlags == MAX_LAGS) {
 		for (i = 0; i < MAX_LAGS / 2; i++)
 			lags[i] = lags[2 * i + 1];
 		nlags = MAX_LAGS / 2;
 	}
 	lags[nlags++] = seen_us > kernel_us ? seen_us - kernel_us : 0;
+	pthread_mutex_unlock(&lock);
 }
 
 size_t devpm_wait_lag_count(void)
 {
-	return nlags;
+	size_t n;
+
+	pthread_mutex_lock(&lock);
+	n = nlags;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -46,14 +57,18 @@ int devpm_wait_lag_pct(unsigned int pct, uint64_t *us)
 {
 	size_t rank;
 
-	if (!nlags)
+	pthread_mutex_lock(&lock);
+	if (!nlags) {
+		pthread_mutex_unlock(&lock);
 		return -ENODATA;
+	}
 	if (pct > 100)
 		pct = 100;
 	qsort(lags, nlags, sizeof(lags[0]), u64_cmp);
 	/* Nearest rank: the smallest sample with pct% at or below it. */
 	rank = (nlags * pct + 99) / 100;
 	*us = lags[rank ? rank - 1 : 0];
+	pthread_mutex_unlock(&lock);
 	return 0;
 }
 
