@@ -367,6 +367,18 @@ static bool cycle_suspended(void *arg)
 	return pdev_status_is(a->p, "suspended");
 }
 
+/* The device's own autosuspend delay in ms (0: it does not use one). */
+static long own_delay_ms(const struct pdev *p)
+{
+	char k[DEVPM_PATH_MAX];
+	long ms;
+
+	if (devpm_dev_attr(&p->d, "autosuspend_delay_ms", k, sizeof(k)) < 0 ||
+	    devpm_read_long(k, &ms) < 0)
+		return 0;
+	return ms;
+}
+
 /*
  * Wait for the suspend that ends a cycle.  Threads do not share the trace,
  * so poll runtime_status, backing off from 1 ms to 8 ms only: a cycle
@@ -390,6 +402,8 @@ static int cycle_wait(struct action *a)
 		if (ts.tv_nsec < 8000000L)
 			ts.tv_nsec *= 2;
 	}
+	/* It waited out its autosuspend delay (floor.h). */
+	devpm_floor_add_before(devpm_now_us(), own_delay_ms(a->p));
 	return 0;
 }
 
