@@ -12,6 +12,8 @@
 #include "diagnose.h"
 #include "trace.h"
 #include "wait.h"
+#include "floor.h"
+#include "wait_lag.h"
 #include "kmsg.h"
 #include "needs.h"
 #include "report.h"

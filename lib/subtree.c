@@ -77,7 +77,7 @@ static int depth(const char *path)
 
 /* Write through the journal, noting the old value for the undo. */
 static int change(const struct devpm_dev *d, const char *attr,
-		  const char *old, const char *val,
+		  const char *old, const char *val, int base,
 		  struct devpm_subtree_undo *undo)
 {
 	struct devpm_subtree_knob *k;
@@ -102,26 +102,27 @@ static int change(const struct devpm_dev *d, const char *attr,
 	k = &undo->k[undo->n++];
 	snprintf(k->path, sizeof(k->path), "%s", p);
 	snprintf(k->old, sizeof(k->old), "%s", old);
-	k->depth = depth(d->path);
+	k->depth = depth(d->path) - base;
 	return 0;
 }
 
 /* control=auto, and a negative autosuspend delay made SUBTREE_DELAY_MS. */
-static int allow_one(struct devpm_dev *d, long *max_delay,
+static int allow_one(struct devpm_dev *d, long *max_delay, int base,
 		     struct devpm_subtree_undo *undo)
 {
 	char old[24], val[24];
 	int r;
 
 	if (d->rpm.have_control && strcmp(d->rpm.control, "auto")) {
-		r = change(d, "control", d->rpm.control, "auto", undo);
+		r = change(d, "control", d->rpm.control, "auto", base,
+			   undo);
 		if (r < 0)
 			return r;
 	}
 	if (d->rpm.have_autosuspend && d->rpm.autosuspend_delay_ms < 0) {
 		snprintf(old, sizeof(old), "%ld", d->rpm.autosuspend_delay_ms);
 		snprintf(val, sizeof(val), "%d", SUBTREE_DELAY_MS);
-		r = change(d, "autosuspend_delay_ms", old, val, undo);
+		r = change(d, "autosuspend_delay_ms", old, val, base, undo);
 		if (r < 0)
 			return r;
 		d->rpm.autosuspend_delay_ms = SUBTREE_DELAY_MS;
@@ -146,8 +147,8 @@ int devpm_subtree_allow(const struct devpm_dev *top, bool with_top,
 	char why[256];
 	struct devpm_dev *list, self;
 	long max_delay = 0;
+	int base = depth(top->path), r;
 	size_t i, n;
-	int r;
 
 	if (!devpm_allow_disk() &&
 	    devpm_dev_protected(top->path, why, sizeof(why)))
@@ -159,13 +160,13 @@ int devpm_subtree_allow(const struct devpm_dev *top, bool with_top,
 	/* Level by level from the deepest: children before their parent. */
 	qsort(list, n, sizeof(*list), deeper_first);
 	for (i = 0; i < n && r >= 0; i++)
-		r = allow_one(&list[i], &max_delay, undo);
+		r = allow_one(&list[i], &max_delay, base, undo);
 	free(list);
 	if (r >= 0 && with_top) {
 		self = *top;
 		r = devpm_dev_snapshot(&self);
 		if (r >= 0)
-			r = allow_one(&self, &max_delay, undo);
+			r = allow_one(&self, &max_delay, base, undo);
 	}
 	if (r < 0)
 		return r;

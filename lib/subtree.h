@@ -23,7 +23,11 @@
 #include <stddef.h>
 #include "device.h"
 
-/* What devpm_subtree_allow() changed: path, old value, depth. */
+/*
+ * What devpm_subtree_allow() changed: path, old value, and depth below
+ * the top it was allowed under, so that the same levels of two subtrees
+ * (the ata ports of two controllers, one behind a bridge) resume together.
+ */
 struct devpm_subtree_knob {
 	char path[DEVPM_PATH_MAX];
 	char old[24];
@@ -50,8 +54,8 @@ int devpm_subtree_allow(const struct devpm_dev *top, bool with_top,
 			long *max_delay_ms, struct devpm_subtree_undo *undo);
 
 /*
- * Put back what undo holds, shallowest level first, each level's writes in
- * parallel; then empty it.  Returns 0 or the first -errno (every knob is
+ * Put back what undo holds, shallowest level (below its top) first, each
+ * level's writes in parallel; then empty it.  Returns 0 or the first -errno (every knob is
  * still tried).
  */
 int devpm_subtree_undo(struct devpm_subtree_undo *undo);

@@ -99,12 +99,16 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 			return DEVPM_EXIT_SKIP;
 		}
 	}
+	/* The cases' traces share a few instances (trace.h). */
+	devpm_trace_pool_begin();
 	return verdict_begin();
 }
 
 off_t devpm_case_setup(void)
 {
 	devpm_verdict_case_begin();
+	devpm_floor_begin();
+	devpm_wait_lag_begin();
 	return devpm_journal_mark();
 }
 
@@ -116,7 +120,12 @@ void devpm_case_restore(off_t mark)
 
 int devpm_case_verdict(const char *casename)
 {
-	if (!devpm_verdict_active())
-		return 0;
-	return devpm_verdict_case_end(casename);
+	int n = 0;
+
+	if (devpm_verdict_active())
+		n = devpm_verdict_case_end(casename);
+	/* The case's timing (its verdict's waits too), for the bench. */
+	devpm_floor_report();
+	devpm_wait_lag_report();
+	return n;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -34,6 +35,9 @@ static const char *const rpm_events[] = {
 
 struct devpm_trace {
 	char dir[PATH_MAX];		/* the instance directory */
+	int slot;			/* in the pool; -1: its own instance */
+	bool reused;			/* a pool instance made before */
+	bool clean;			/* ... and stopped cleanly: rpm on */
 	int fd;				/* trace_pipe, non-blocking */
 	char **devs;			/* filter names; NULL: all */
 	size_t ndevs;
@@ -49,6 +53,30 @@ struct devpm_trace {
 
 static char tracefs_dir[PATH_MAX];
 static unsigned int instance_seq;
+
+/*
+ * Instances kept for reuse.  Making one creates a directory per event of
+ * the kernel (under TCG a few hundred ms, and as much to remove it), and
+ * a test program forks per case, so each case made and removed its own.
+ * After devpm_trace_pool_begin() in the program's main process, the
+ * traces of it and of its children take instances devpm-<main pid>-p<k>:
+ * a stop disables their events and leaves them, the next start clears
+ * them, the main process removes them when it exits
+ * (devpm_trace_cleanup_stale() when it died).  pool_busy is the slots
+ * this process uses (a child inherits its parent's).
+ */
+#define POOL_MAX	4
+static int pool_owner;
+static bool pool_busy[POOL_MAX];
+
+/*
+ * Each slot's state, shared with the cases (mmap'd by the owner): a slot
+ * its last user stopped cleanly has its rpm events on and the rest off,
+ * so the next start only clears the buffer and rewrites what differs; one
+ * whose user died on the way is reset in full.
+ */
+enum slot_state { SLOT_UNKNOWN, SLOT_CLEAN, SLOT_USED };
+static enum slot_state *pool_state;
 
 uint64_t devpm_now_us(void)
 {
@@ -150,6 +178,36 @@ static int tfs_write(const char *dir, const char *file, const char *val)
 	return 0;
 }
 
+/*
+ * Write an event's filter ("0": none) unless a reused instance has it
+ * already: replacing a filter waits for the tracepoint's readers (RCU),
+ * tens of ms under TCG.  The filter file shows the text written, or
+ * "none".
+ */
+static int filter_write(struct devpm_trace *t, const char *file,
+			const char *val)
+{
+	char p[PATH_MAX], cur[MAX_FILTER + 256];
+	ssize_t n;
+	int fd;
+
+	if (!t->reused)
+		return tfs_write(t->dir, file, val);
+	snprintf(p, sizeof(p), "%s/%s", t->dir, file);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, cur, sizeof(cur) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n >= 0) {
+		cur[n] = '\0';
+		cur[strcspn(cur, "\n")] = '\0';
+		if (!strcmp(val, "0") ? !strcmp(cur, "none") :
+		    !strcmp(cur, val))
+			return 0;
+	}
+	return tfs_write(t->dir, file, val);
+}
+
 static bool is_rpm_event(const char *name)
 {
 	int i;
@@ -198,7 +256,7 @@ static int apply_filters(struct devpm_trace *t)
 			continue;
 		snprintf(file, sizeof(file), "events/%s/filter",
 			 t->enabled[i]);
-		r = tfs_write(t->dir, file, filter);
+		r = filter_write(t, file, filter);
 		if (r < 0)
 			return r;
 	}
@@ -239,9 +297,10 @@ static int enable_event(struct devpm_trace *t, const char *sys,
 	snprintf(file, sizeof(file), "events/%s", rel);
 	if (!dir_has(t->dir, file))
 		return devpm_fail(ENOENT, "no trace event %s:%s", sys, ev);
-	if (filter) {
+	/* A reused instance may hold a filter of its last user. */
+	if (filter || t->reused) {
 		snprintf(file, sizeof(file), "events/%s/filter", rel);
-		r = tfs_write(t->dir, file, filter);
+		r = filter_write(t, file, filter ? filter : "0");
 		if (r < 0)
 			return r;
 	}
@@ -274,27 +333,160 @@ static struct devpm_trace *start_failed(struct devpm_trace *t, int r)
 #define RPM_ERROR_FILTER \
 	"ret < 0 && ret != -11 && ret != -16 && ret != -115 && ret != -13 && ret != -1"
 
+/*
+ * Empty a cleanly stopped instance (tracing off) of what its last user
+ * left unread: reading costs less than clearing the buffer ("trace"
+ * O_TRUNC resets every CPU's buffer after an RCU grace period).
+ */
+static int drain(const char *dir)
+{
+	char p[PATH_MAX], buf[4096];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/trace_pipe", dir);
+	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(errno, "%s: %s", p, strerror(errno));
+	do
+		n = read(fd, buf, sizeof(buf));
+	while (n > 0 || (n < 0 && errno == EINTR));
+	close(fd);
+	return n < 0 && errno != EAGAIN ?
+	       devpm_fail(errno, "%s: %s", p, strerror(errno)) : 0;
+}
+
+/*
+ * A new instance's buffer is the kernel's default per-CPU size once any
+ * trace has expanded the buffers (trace_buf_size, 1.4 MB): resizing it to
+ * BUFFER_KB costs more than it saves.  Only a smaller one is set.
+ */
+static int buffer_size(const char *dir)
+{
+	char p[PATH_MAX], v[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/buffer_size_kb", dir);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, v, sizeof(v) - 1);
+	if (fd >= 0)
+		close(fd);
+	/* "7 (expanded: 1408)" before the first expansion: set it. */
+	if (n > 0) {
+		v[n] = '\0';
+		if (!strchr(v, '(') && atol(v) >= atol(BUFFER_KB))
+			return 0;
+	}
+	return tfs_write(dir, "buffer_size_kb", BUFFER_KB);
+}
+
+static void pool_dir(char *buf, size_t len, const char *tfs, int k)
+{
+	snprintf(buf, len, "%s/instances/devpm-%d-p%d", tfs, pool_owner, k);
+}
+
+static void pool_remove(void)
+{
+	const char *tfs = find_tracefs(false);
+	char dir[PATH_MAX];
+	int k;
+
+	if (getpid() != pool_owner || !tfs[0])
+		return;
+	for (k = 0; k < POOL_MAX; k++) {
+		pool_dir(dir, sizeof(dir), tfs, k);
+		if (rmdir(dir) && errno != ENOENT)
+			fprintf(stderr, "devpm: cannot remove %s: %s\n", dir,
+				strerror(errno));
+	}
+}
+
+void devpm_trace_pool_begin(void)
+{
+	void *m;
+
+	if (pool_owner)
+		return;
+	pool_owner = getpid();
+	m = mmap(NULL, POOL_MAX * sizeof(*pool_state), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pool_state = m == MAP_FAILED ? NULL : m;	/* NULL: full resets */
+	atexit(pool_remove);
+}
+
+/*
+ * A free instance of the pool for t: 0 with t->dir set (t->reused when it
+ * was made before), -EBUSY when every slot is taken here, other -errno.
+ * A reused one is emptied: events off, buffer cleared.
+ */
+static int pool_take(struct devpm_trace *t, const char *tfs)
+{
+	int k, r;
+
+	for (k = 0; k < POOL_MAX; k++) {
+		if (pool_busy[k])
+			continue;
+		pool_dir(t->dir, sizeof(t->dir), tfs, k);
+		if (mkdir(t->dir, 0700)) {
+			r = errno;
+			if (r != EEXIST) {
+				devpm_fail(r, "%s: %s", t->dir, strerror(r));
+				t->dir[0] = '\0';
+				return -r;
+			}
+			t->reused = true;
+		}
+		t->slot = k;
+		pool_busy[k] = true;
+		t->clean = t->reused && pool_state &&
+			   pool_state[k] == SLOT_CLEAN;
+		if (pool_state)
+			pool_state[k] = SLOT_USED;
+		if (!t->reused)
+			return 0;
+		if (t->clean)
+			return drain(t->dir);
+		/* What a user killed before its stop may have left on. */
+		r = tfs_write(t->dir, "tracing_on", "0");
+		if (!r)
+			r = tfs_write(t->dir, "events/enable", "0");
+		if (!r)
+			r = tfs_write(t->dir, "trace", "");
+		return r;
+	}
+	return -EBUSY;
+}
+
 static int instance_setup(struct devpm_trace *t, const char *tfs)
 {
-	int i, n = 0, r, tries = 0;
+	int i, n = 0, r = -EBUSY, tries = 0;
 
+	if (pool_owner && !t->errors_only) {
+		r = pool_take(t, tfs);
+		if (r < 0 && r != -EBUSY)
+			return r;
+	}
 	/* A dead process with our pid may have left one: take the next n. */
-	do {
+	while (r == -EBUSY || (r == -EEXIST && ++tries < 100)) {
 		snprintf(t->dir, sizeof(t->dir), "%s/instances/devpm-%d-%u",
 			 tfs, (int)getpid(), instance_seq++);
 		r = mkdir(t->dir, 0700) ? -errno : 0;
-	} while (r == -EEXIST && ++tries < 100);
+	}
 	if (r) {
 		devpm_fail(-r, "%s: %s", t->dir, strerror(-r));
 		t->dir[0] = '\0';
 		return r;
 	}
+	if (t->reused)
+		goto events;
 	r = tfs_write(t->dir, "trace_clock", "mono");
 	if (!r)
-		r = tfs_write(t->dir, "buffer_size_kb", BUFFER_KB);
+		r = buffer_size(t->dir);
 	/* Wake a poller on the first event, not at half a buffer. */
 	if (!r && dir_has(t->dir, "buffer_percent"))
 		r = tfs_write(t->dir, "buffer_percent", "0");
+events:
 	for (i = 0; !r && rpm_events[i]; i++) {
 		if (t->errors_only && strcmp(rpm_events[i], "rpm_return_int"))
 			continue;
@@ -308,7 +500,7 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 	if (!r && !n)
 		r = devpm_fail(ENOENT, "%s/events/rpm: no runtime PM trace events",
 			       t->dir);
-	if (!r && t->devs)
+	if (!r && (t->devs || t->reused))
 		r = apply_filters(t);
 	if (!r)
 		r = tfs_write(t->dir, "tracing_on", "1");
@@ -337,6 +529,7 @@ static struct devpm_trace *trace_start(const char *const *devs,
 		return NULL;
 	}
 	t->fd = -1;
+	t->slot = -1;
 	t->errors_only = errors_only;
 	for (i = 0; devs && devs[i]; i++) {
 		r = strv_add(&t->devs, &t->ndevs, devs[i]);
@@ -508,6 +701,7 @@ void devpm_trace_clear(struct devpm_trace *t)
 void devpm_trace_stop(struct devpm_trace *t)
 {
 	char file[PATH_MAX];
+	bool ok = false;
 	size_t i;
 
 	if (!t)
@@ -515,12 +709,24 @@ void devpm_trace_stop(struct devpm_trace *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	if (t->dir[0]) {
-		tfs_write(t->dir, "tracing_on", "0");
+		ok = !tfs_write(t->dir, "tracing_on", "0");
 		for (i = 0; i < t->nenabled; i++) {
+			/* A pooled instance keeps its rpm events on. */
+			if (t->slot >= 0 &&
+			    !strncmp(t->enabled[i], "rpm/", 4) &&
+			    is_rpm_event(t->enabled[i] + 4))
+				continue;
 			snprintf(file, sizeof(file), "events/%s/enable",
 				 t->enabled[i]);
-			tfs_write(t->dir, file, "0");
+			ok &= !tfs_write(t->dir, file, "0");
 		}
+	}
+	if (t->slot >= 0) {
+		pool_busy[t->slot] = false;	/* kept for the next start */
+		if (pool_state)
+			pool_state[t->slot] = ok && t->dir[0] ? SLOT_CLEAN :
+							      SLOT_USED;
+	} else if (t->dir[0]) {
 		if (rmdir(t->dir))
 			fprintf(stderr, "devpm: cannot remove %s: %s\n",
 				t->dir, strerror(errno));

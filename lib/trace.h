@@ -7,8 +7,9 @@
  * rpm_resume, rpm_idle, rpm_return_int, rpm_usage and rpm_status (those
  * present) and, when device names are given, filters each event to them.  Extra events
  * ("power:device_pm_callback_start", "scsi:scsi_dispatch_cmd_start", ...)
- * can be added.  The instance is removed by devpm_trace_stop() and, after a
- * crash, by devpm_trace_cleanup_stale().  tracefs is the live kernel's:
+ * can be added.  The instance is removed by devpm_trace_stop() (or kept
+ * for the next start: devpm_trace_pool_begin()) and, after a crash, by
+ * devpm_trace_cleanup_stale().  tracefs is the live kernel's:
  * with a sysfs root set (a recorded tree) devpm_trace_start() fails.  When
  * devpm mounts tracefs itself it leaves it mounted.
  */
@@ -79,6 +80,14 @@ void devpm_trace_clear(struct devpm_trace *t);
 
 void devpm_trace_stop(struct devpm_trace *t);
 void devpm_trace_cleanup_stale(void);
+
+/*
+ * From now on the traces of this process and of the children it forks
+ * (a test program's cases) reuse a few instances instead of making and
+ * removing one each; they go when this process exits.  The rpm-errors
+ * trace keeps an instance of its own.
+ */
+void devpm_trace_pool_begin(void);
 
 /* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev);

@@ -16,10 +16,14 @@
  *    rpm_suspend() suspend the device after its autosuspend delay.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "devpm.h"
@@ -42,6 +46,9 @@ static size_t nseen;
 static char expected[MAX_EXPECTED][128];
 static size_t nexpected;
 
+static void left_share(void);
+static void qfd_open(void);
+
 static void unwatch(void)
 {
 	/* Only the process that started it; the harness's children _exit. */
@@ -55,6 +62,8 @@ void devpm_verdict_watch(void)
 	if (watching)
 		return;
 	watching = true;
+	left_share();
+	qfd_open();
 	watch = devpm_trace_start_rpm_errors();
 	if (watch)
 		atexit(unwatch);
@@ -153,6 +162,109 @@ static const struct seen_error *first_error(const char *dev)
 }
 
 /*
+ * The files quick() reads, opened once in the main process and re-read
+ * with pread() at offset 0 (sysfs runs the attribute's show() again) by
+ * every case: a path walk per file was most of a whole-tree check under
+ * TCG.  A device removed since (a re-enumerated USB device, even at the
+ * same path) fails the read with ENODEV: then the paths are read.  Live
+ * sysfs only: a file of a recorded tree stays readable when removed.
+ */
+enum { QF_STATUS, QF_USAGE, QF_CONTROL, QF_DELAY, QF_DIR, QF_N };
+static const char *const qf_name[QF_N] = {
+	"power/runtime_status", "power/runtime_usage", "power/control",
+	"power/autosuspend_delay_ms", "."
+};
+static int (*qfd)[QF_N];
+static size_t nqfd;
+
+static void qfd_open(void)
+{
+	const struct devpm_baseline *b = devpm_baseline();
+	char p[DEVPM_PATH_MAX], real[PATH_MAX];
+	struct rlimit rl;
+	size_t i;
+	int k;
+
+	if (!b || qfd || devpm_sysfs_root()[0])
+		return;
+	/* Five files a device: more than the usual 1024 descriptors. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	qfd = calloc(b->n ? b->n : 1, sizeof(*qfd));
+	if (!qfd)
+		return;		/* the paths are read */
+	nqfd = b->n;
+	for (i = 0; i < nqfd; i++) {
+		for (k = 0; k < QF_N; k++) {
+			qfd[i][k] = -1;
+			if (!b->v[i].status[0] ||
+			    (k == QF_DELAY &&
+			     b->v[i].autosuspend_delay_ms == LONG_MIN) ||
+			    devpm_fmt(p, sizeof(p), "%s/%s", b->v[i].path,
+				      qf_name[k]) < 0 ||
+			    devpm_real_path(real, sizeof(real), p) < 0)
+				continue;
+			qfd[i][k] = open(real, (k == QF_DIR ?
+						O_PATH | O_DIRECTORY :
+						O_RDONLY) | O_CLOEXEC);
+		}
+	}
+}
+
+/* One attribute by its cached descriptor: 0, or -errno (-EBADF: none). */
+static int qf_read(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (fd < 0)
+		return -EBADF;
+	n = pread(fd, buf, len - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* quick() from the descriptors: 0, or -EBADF to read the paths. */
+static int quick_fds(const int *f, const struct devpm_base_dev *b,
+		     struct devpm_dev *d)
+{
+	char v[64], target[PATH_MAX], *end;
+	const char *slash;
+	ssize_t n;
+	int r;
+
+	r = qf_read(f[QF_STATUS], d->rpm.status, sizeof(d->rpm.status));
+	if (r < 0)
+		return -EBADF;	/* gone, maybe back: by path */
+	d->rpm.have_status = true;
+	if (!qf_read(f[QF_USAGE], v, sizeof(v))) {
+		d->rpm.usage = strtol(v, &end, 10);
+		d->rpm.have_usage = end != v && !*end;
+	}
+	d->rpm.have_control = !qf_read(f[QF_CONTROL], d->rpm.control,
+				       sizeof(d->rpm.control));
+	if (b->autosuspend_delay_ms != LONG_MIN &&
+	    !qf_read(f[QF_DELAY], v, sizeof(v))) {
+		d->rpm.autosuspend_delay_ms = strtol(v, &end, 10);
+		d->rpm.have_autosuspend = end != v && !*end;
+	}
+	if (f[QF_DIR] < 0)
+		return -EBADF;
+	n = readlinkat(f[QF_DIR], "driver", target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		slash = strrchr(target, '/');
+		snprintf(d->driver, sizeof(d->driver), "%s",
+			 slash ? slash + 1 : target);
+	}
+	return 0;
+}
+
+/*
  * The few files the rules need (status, usage, control, driver), without
  * the full snapshot: a whole-tree check after every case must be cheap.
  * -ENOENT when the device went away.
@@ -160,19 +272,30 @@ static const struct seen_error *first_error(const char *dev)
 static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 {
 	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
+	const struct devpm_baseline *base = devpm_baseline();
 	const char *slash;
 	ssize_t n;
+	size_t i;
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", b->path);
 	snprintf(d->name, sizeof(d->name), "%s", b->name);
-	if (devpm_fmt(p, sizeof(p), "%s/power", b->path) < 0)
+	i = base ? (size_t)(b - base->v) : SIZE_MAX;
+	if (qfd && i < nqfd && !quick_fds(qfd[i], b, d))
+		return 0;
+	memset(&d->rpm, 0, sizeof(d->rpm));
+	d->driver[0] = '\0';
+	snprintf(d->path, sizeof(d->path), "%s", b->path);
+	snprintf(d->name, sizeof(d->name), "%s", b->name);
+	if (devpm_fmt(p, sizeof(p), "%s/power/runtime_status", b->path) < 0)
 		return -ENAMETOOLONG;
-	if (!devpm_exists(p))
+	d->rpm.have_status = !devpm_read_str(p, d->rpm.status,
+					     sizeof(d->rpm.status));
+	/* Only when that failed: is the device gone (one stat saved)? */
+	if (!d->rpm.have_status &&
+	    (devpm_fmt(p, sizeof(p), "%s/power", b->path) < 0 ||
+	     !devpm_exists(p)))
 		return -ENOENT;
-	if (!devpm_fmt(p, sizeof(p), "%s/power/runtime_status", b->path))
-		d->rpm.have_status = !devpm_read_str(p, d->rpm.status,
-						     sizeof(d->rpm.status));
 	if (!devpm_fmt(p, sizeof(p), "%s/power/runtime_usage", b->path))
 		d->rpm.have_usage = !devpm_read_long(p, &d->rpm.usage);
 	if (!devpm_fmt(p, sizeof(p), "%s/power/control", b->path))
@@ -211,13 +334,64 @@ static struct at_start *start;
 static size_t nstart;
 static char first_why[768];
 
+/*
+ * Each device as the last case's verdict left it, shared by the cases of
+ * a program (the harness forks each from the main process): the next case
+ * begins there, so it need not read every device again (0.1-0.4 s under
+ * TCG for a few hundred devices).  Each begin clears valid, so a case that
+ * died before its verdict makes the next one read them all; a begin in
+ * the process that left it (no harness between) reads them too.
+ */
+struct left_by_case {
+	bool valid;
+	pid_t by;		/* the case process that left it */
+	size_t n;
+	struct at_start v[];
+};
+static struct left_by_case *left;
+static bool recording;
+
+/* In the main process, before the harness forks the first case. */
+static void left_share(void)
+{
+	const struct devpm_baseline *b = devpm_baseline();
+	size_t len;
+	void *m;
+
+	if (!b || left)
+		return;
+	len = sizeof(*left) + (b->n ? b->n : 1) * sizeof(left->v[0]);
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return;		/* every case reads at its begin */
+	left = m;
+	left->n = b->n;
+}
+
 static long held(const struct devpm_rpm *r);
+
+/* What the case's verdict saw of base at last (d NULL: gone). */
+static void note_left(const struct devpm_baseline *b,
+		      const struct devpm_base_dev *base,
+		      const struct devpm_dev *d)
+{
+	size_t i = base - b->v;
+
+	if (!recording || !left || i >= left->n)
+		return;
+	left->v[i].held = d && d->rpm.have_usage ? held(&d->rpm) : LONG_MIN;
+	left->v[i].error = d && d->rpm.have_status &&
+			   !strcmp(d->rpm.status, "error");
+}
+
 static int quick(const struct devpm_base_dev *b, struct devpm_dev *d);
 
 void devpm_verdict_case_begin(void)
 {
 	const struct devpm_baseline *b;
 	struct devpm_dev d;
+	bool have_left;
 	size_t i;
 
 	if (!watching)
@@ -226,6 +400,14 @@ void devpm_verdict_case_begin(void)
 	free(start);
 	start = b ? calloc(b->n ? b->n : 1, sizeof(*start)) : NULL;
 	nstart = start ? b->n : 0;
+	have_left = left && left->valid && left->n == nstart &&
+		    left->by != getpid();
+	if (left)
+		left->valid = false;
+	if (have_left) {
+		memcpy(start, left->v, nstart * sizeof(*start));
+		return;
+	}
 	for (i = 0; i < nstart; i++) {
 		start[i].held = LONG_MIN;
 		if (!b->v[i].status[0] || quick(&b->v[i], &d) < 0)
@@ -383,33 +565,52 @@ static int rule_suspend(const struct devpm_base_dev *b, struct devpm_dev *d,
 	return 1;
 }
 
-int devpm_verdict_device(const struct devpm_baseline *b, const char *dev,
-			 unsigned int rules, char *why, size_t len)
+static int rules_of(const struct devpm_baseline *b,
+		    const struct devpm_base_dev *base, struct devpm_dev *d,
+		    unsigned int rules, char *why, size_t len)
 {
-	const struct devpm_base_dev *base = devpm_baseline_find(b, dev);
 	const struct at_start *s;
+
+	s = (rules & DEVPM_V_SINCE_CASE) ? at_start(b, base) : NULL;
+	if ((rules & DEVPM_V_ERROR) && rule_error(base, d, s, why, len))
+		return 1;
+	/* Another driver now (the case bound one): counts differ by design. */
+	if (strcmp(d->driver, base->driver))
+		return 0;
+	if ((rules & DEVPM_V_LEAK) && rule_leak(base, d, s, why, len))
+		return 1;
+	if ((rules & DEVPM_V_SUSPEND) && rule_suspend(base, d, why, len))
+		return 1;
+	return 0;
+}
+
+static int judge(const struct devpm_baseline *b,
+		 const struct devpm_base_dev *base, unsigned int rules,
+		 char *why, size_t len)
+{
 	struct devpm_dev d;
 	int r;
 
 	why[0] = '\0';
-	if (!base)
-		return 0;
 	r = quick(base, &d);
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		note_left(b, base, NULL);
 		return 0;	/* gone: its remover's business */
+	}
 	if (r < 0)
 		return r;
-	s = (rules & DEVPM_V_SINCE_CASE) ? at_start(b, base) : NULL;
-	if ((rules & DEVPM_V_ERROR) && rule_error(base, &d, s, why, len))
-		return 1;
-	/* Another driver now (the case bound one): counts differ by design. */
-	if (strcmp(d.driver, base->driver))
-		return 0;
-	if ((rules & DEVPM_V_LEAK) && rule_leak(base, &d, s, why, len))
-		return 1;
-	if ((rules & DEVPM_V_SUSPEND) && rule_suspend(base, &d, why, len))
-		return 1;
-	return 0;
+	r = rules_of(b, base, &d, rules, why, len);
+	note_left(b, base, &d);
+	return r;
+}
+
+int devpm_verdict_device(const struct devpm_baseline *b, const char *dev,
+			 unsigned int rules, char *why, size_t len)
+{
+	const struct devpm_base_dev *base = devpm_baseline_find(b, dev);
+
+	why[0] = '\0';
+	return base ? judge(b, base, rules, why, len) : 0;
 }
 
 static char touched[256][128];
@@ -452,8 +653,7 @@ int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 			continue;	/* no runtime PM shown: nothing to judge */
 		if ((r & DEVPM_V_TOUCHED) && !was_touched(&b->v[i]))
 			r &= ~DEVPM_V_SUSPEND;
-		if (devpm_verdict_device(b, b->v[i].path, r, why,
-					 sizeof(why)) > 0) {
+		if (judge(b, &b->v[i], r, why, sizeof(why)) > 0) {
 			n++;
 			if (fn)
 				fn(arg, b->v[i].name, why);
@@ -474,13 +674,22 @@ static void print_case_failure(void *arg, const char *dev, const char *why)
 int devpm_verdict_case_end(const char *casename)
 {
 	const struct devpm_baseline *b = devpm_baseline();
+	int n;
 
 	if (!b)
 		return 0;
 	first_why[0] = '\0';
-	return devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED |
-				  DEVPM_V_SINCE_CASE, print_case_failure,
-				  (void *)casename);
+	/* What it leaves is where the next case begins (left_share()). */
+	recording = true;
+	n = devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED |
+			       DEVPM_V_SINCE_CASE, print_case_failure,
+			       (void *)casename);
+	recording = false;
+	if (left && left->n == b->n) {
+		left->by = getpid();
+		left->valid = true;
+	}
+	return n;
 }
 
 const char *devpm_verdict_first(void)

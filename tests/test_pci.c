@@ -335,6 +335,10 @@ TEST_F(sub, allow_then_undo)
 	get(self->tree, AHCI "/power/control", v, sizeof(v));
 	EXPECT_STREQ("on", v);
 	EXPECT_EQ(4, undo.n);
+	/* Levels count from the top: ata1 is 1 below AHCI, however deep. */
+	for (n = 0; n < undo.n; n++)
+		if (strstr(undo.k[n].path, "/ata1/power/control"))
+			EXPECT_EQ(1, undo.k[n].depth);
 
 	ASSERT_EQ(0, devpm_subtree_undo(&undo));
 	EXPECT_EQ(0, undo.n);

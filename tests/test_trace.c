@@ -324,4 +324,134 @@ TEST(cleanup_stale_instances)
 	rmdir(dead);
 }
 
+/* The filter file of instance dir's system/event, first line. */
+static void filter_of(const char *dir, const char *ev, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/events/%s/filter", dir, ev);
+	if (devpm_read_file(p, buf, len) < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * A case (child of the owner): start, check, stop.  Returns a bit per
+ * failed check; filtered says which kind of trace the case takes.
+ */
+static int pool_case(const char *dir, bool filtered)
+{
+	static const char *const devs[] = { "devpm-no-such-device", NULL };
+	struct devpm_trace *t = devpm_trace_start(filtered ? devs : NULL);
+	char f[256];
+	struct stat st;
+	int bad = 0;
+
+	if (!t)
+		return 1;
+	if (stat(dir, &st))
+		bad |= 2;	/* not the pool's instance */
+	filter_of(dir, "rpm/rpm_suspend", f, sizeof(f));
+	if (filtered != !strcmp(f, "name == \"devpm-no-such-device\""))
+		bad |= 4;
+	if (devpm_trace_add_event(t, "power:suspend_resume",
+				  filtered ? "val == 1" : NULL) < 0)
+		bad |= 8;
+	filter_of(dir, "power/suspend_resume", f, sizeof(f));
+	/* The last user's filter must not stay on the reused instance. */
+	if (filtered != !strcmp(f, "val == 1"))
+		bad |= 16;
+	devpm_trace_stop(t);
+	if (stat(dir, &st))
+		bad |= 32;	/* a pooled instance outlives its stop */
+	return bad;
+}
+
+/* A case killed before its stop: its extra event stays on. */
+static int pool_dies(const char *dir)
+{
+	struct devpm_trace *t = devpm_trace_start(NULL);
+	char f[64];
+
+	(void)dir;
+	if (!t || devpm_trace_add_event(t, "power:suspend_resume",
+					"val == 1") < 0)
+		return 1;
+	filter_of(dir, "power/suspend_resume", f, sizeof(f));
+	return strcmp(f, "val == 1") ? 2 : 0;	/* no stop */
+}
+
+/* The next one gets the instance reset: nothing on but its own. */
+static int pool_after_death(const char *dir)
+{
+	struct devpm_trace *t = devpm_trace_start(NULL);
+	char p[PATH_MAX], v[16];
+	int bad = 0;
+
+	if (!t)
+		return 1;
+	snprintf(p, sizeof(p), "%s/events/power/suspend_resume/enable", dir);
+	if (devpm_read_file(p, v, sizeof(v)) < 0 || v[0] != '0')
+		bad |= 2;
+	snprintf(p, sizeof(p), "%s/events/rpm/rpm_suspend/enable", dir);
+	if (devpm_read_file(p, v, sizeof(v)) < 0 || v[0] != '1')
+		bad |= 4;
+	devpm_trace_stop(t);
+	return bad;
+}
+
+TEST(pool_instance_kept_across_cases)
+{
+	char dir[PATH_MAX];
+	const char *tfs;
+	struct stat st;
+	int status, k;
+	pid_t owner;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	owner = fork();
+	ASSERT_LE(0, owner);
+	if (!owner) {
+		devpm_trace_pool_begin();
+		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
+			 (int)getpid());
+		/*
+		 * Filtered, unfiltered (old filters gone), filtered again;
+		 * then a case that dies with an extra event on, and one
+		 * that must find it off.
+		 */
+		for (k = 0; k < 5; k++) {
+			pid_t c = fork();
+
+			if (!c && k == 3)
+				_exit(pool_dies(dir));
+			if (!c && k == 4)
+				_exit(pool_after_death(dir));
+			if (!c)
+				_exit(pool_case(dir, k != 1));
+			if (waitpid(c, &status, 0) == c && WIFEXITED(status) &&
+			    !WEXITSTATUS(status))
+				continue;
+			fprintf(stderr, "pool case %d: failed checks %#x\n", k,
+				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			exit(1 + k);
+		}
+		exit(0);	/* its atexit removes the pool */
+	}
+	ASSERT_EQ(owner, waitpid(owner, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* 1 + the case that failed (its checks' bits on stderr) */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
+		 (int)owner);
+	EXPECT_NE(0, stat(dir, &st)) {
+		TH_LOG("%s left after its owner exited", dir);
+		rmdir(dir);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -8,6 +8,8 @@
  */
 #include "kselftest_harness.h"
 
+#include <sys/wait.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +229,49 @@ TEST_F(tree, case_blamed_only_for_its_own)
 	tree_put(self->root, FORB "/power/runtime_usage", "2");
 	EXPECT_EQ(2, devpm_verdict_tree(devpm_baseline(), DEVPM_V_ERROR |
 					DEVPM_V_LEAK, NULL, NULL));
+}
+
+/* A case of its own process, as the harness forks it: exit code 10 + n. */
+static int forked_case(const char *root, const char *usage_before,
+		       const char *usage_during, bool verdict)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (usage_before)
+			tree_put(root, FORB "/power/runtime_usage",
+				 usage_before);
+		devpm_verdict_case_begin();
+		tree_put(root, FORB "/power/runtime_usage", usage_during);
+		_exit(verdict ? 10 + devpm_verdict_case_end("forked") : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * A case begins where the last one's verdict left the devices (shared by
+ * the forked cases), not by reading them all again; a case that died
+ * before its verdict makes the next one read.
+ */
+TEST_F(tree, next_case_begins_where_the_last_left)
+{
+	devpm_verdict_watch();
+	ASSERT_NE(NULL, devpm_baseline());
+	/* Begun clean, leaked: fails, and leaves the count at 2. */
+	EXPECT_EQ(11, forked_case(self->root, "1", "2", true));
+	/* Put back behind the verdict's back: the next case begins at 2 all
+	 * the same (it did not read), so its 2 is no leak of its own. */
+	tree_put(self->root, FORB "/power/runtime_usage", "1");
+	EXPECT_EQ(10, forked_case(self->root, NULL, "2", true));
+	/* A case that dies before its verdict leaves nothing to trust. */
+	EXPECT_EQ(0, forked_case(self->root, NULL, "1", false));
+	/* Negative control: this one reads (1 at its begin) and fails. */
+	EXPECT_EQ(11, forked_case(self->root, NULL, "2", true));
 }
 
 /* Ordinary returns (-EAGAIN, -EBUSY, -EACCES, ...) are no errors. */

@@ -76,9 +76,9 @@ TEST(poll_sees_the_flip)
 	EXPECT_FALSE(res.traced);
 	EXPECT_STREQ("suspended", res.status);
 	EXPECT_EQ(res.at_us - res.start_us, res.waited_us);
-	/* Seen after the flip, and within one back-off step (64 ms) of it. */
+	/* Seen after the flip, and within one back-off step (16 ms) of it. */
 	EXPECT_LE(f.flipped_us, res.at_us);
-	EXPECT_GT(f.flipped_us + 64000 + 20000, res.at_us);
+	EXPECT_GT(f.flipped_us + 16000 + 20000, res.at_us);
 	EXPECT_LE(50000, (long)res.waited_us);
 	EXPECT_GT(200000, (long)res.waited_us);
 	EXPECT_STREQ("", res.why);

@@ -131,10 +131,22 @@ static inline void dk_sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The autosuspend delay the disk waited out before suspending: floor.h. */
+static inline void dk_floor(const struct devpm_dev *sd)
+{
+	char k[DEVPM_PATH_MAX];
+	long ms;
+
+	if (!devpm_dev_attr(sd, "autosuspend_delay_ms", k, sizeof(k)) &&
+	    !devpm_read_long(k, &ms))
+		devpm_floor_add_before(devpm_now_us(), ms);
+}
+
 /*
  * Run `cycles` bursts on every disk still on: each when its sd device is
  * found suspended, at most bound_ms after the previous one.  Between
- * checks it waits for a trace event (or backs off, 1-32 ms, without one).
+ * checks it waits for a trace event (or backs off, 1-16 ms, without one:
+ * a suspend is seen within 20 ms).
  * burst() returns 0, or -1 with x->why set; a disk that fails or never
  * suspends drops out with x->why set.
  */
@@ -165,6 +177,9 @@ static inline void dk_cycles(struct dk *x, size_t n, struct devpm_trace *t,
 			if (devpm_dev_status(&x[i].sd, st, sizeof(st)) < 0)
 				st[0] = '\0';
 			if (!strcmp(st, "suspended")) {
+				/* The last burst's suspend waited its delay. */
+				if (done[i])
+					dk_floor(&x[i].sd);
 				if (burst(&x[i], i, done[i], arg)) {
 					x[i].on = false;
 					continue;
@@ -191,7 +206,7 @@ static inline void dk_cycles(struct dk *x, size_t n, struct devpm_trace *t,
 		}
 		if (!t || devpm_trace_poll(t, backoff) < 0)
 			dk_sleep_ms(backoff);
-		if (backoff < 32)
+		if (backoff < 16)
 			backoff *= 2;
 	}
 out:
