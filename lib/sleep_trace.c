@@ -91,8 +91,7 @@ struct devpm_trace *devpm_sleep_trace_start_glob(const char *glob)
 	/* kernel/trace/trace_events_filter.c: "field ~ \"glob\"". */
 	if (!glob || !glob[0] || strpbrk(glob, "\"\\\n") ||
 	    devpm_fmt(filter, sizeof(filter), "device ~ \"%s\"", glob)) {
-		devpm_fail(EINVAL, "bad device glob for the trace: '%s'",
-			   glob ? glob : "");
+		devpm_fail(EINVAL, "bad device glob for the trace: empty, too long, or a quote, backslash or newline in it");
 		return NULL;
 	}
 	return start(NULL, filter);
