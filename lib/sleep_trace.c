@@ -45,24 +45,31 @@ bool devpm_pm_phase_is_suspend(enum devpm_pm_phase ph)
 	return ph <= DEVPM_PH_SUSPEND_NOIRQ;
 }
 
-struct devpm_trace *devpm_sleep_trace_start(const char *const *devs)
+/* The power events a cycle needs, the callbacks' filtered by cb_filter. */
+static struct devpm_trace *start(const char *const *devs,
+				 const char *cb_filter)
 {
-	static const char *const power_events[] = {
-		"power:device_pm_callback_start",
-		"power:device_pm_callback_end",
-		"power:suspend_resume", NULL
+	static const struct {
+		const char *name;
+		bool per_device;	/* takes cb_filter */
+	} power_events[] = {
+		{ "power:device_pm_callback_start", true },
+		{ "power:device_pm_callback_end", true },
+		{ "power:suspend_resume", false },
 	};
 	/* A name no device has: keeps the rpm events quiet. */
 	static const char *const nobody[] = { "devpm-no-device", NULL };
 	struct devpm_trace *t;
 	char msg[512];
-	int i;
+	size_t i;
 
 	t = devpm_trace_start(devs && devs[0] ? devs : nobody);
 	if (!t)
 		return NULL;
-	for (i = 0; power_events[i]; i++) {
-		if (devpm_trace_add_event(t, power_events[i], NULL) < 0) {
+	for (i = 0; i < sizeof(power_events) / sizeof(power_events[0]); i++) {
+		if (devpm_trace_add_event(t, power_events[i].name,
+					  power_events[i].per_device ?
+					  cb_filter : NULL) < 0) {
 			snprintf(msg, sizeof(msg), "%s", devpm_error());
 			devpm_trace_stop(t);
 			devpm_fail(ENOENT, "%s", msg);
@@ -70,6 +77,24 @@ struct devpm_trace *devpm_sleep_trace_start(const char *const *devs)
 		}
 	}
 	return t;
+}
+
+struct devpm_trace *devpm_sleep_trace_start(const char *const *devs)
+{
+	return start(devs, NULL);
+}
+
+struct devpm_trace *devpm_sleep_trace_start_glob(const char *glob)
+{
+	char filter[160];
+
+	/* kernel/trace/trace_events_filter.c: "field ~ \"glob\"". */
+	if (!glob || !glob[0] || strpbrk(glob, "\"\\\n") ||
+	    devpm_fmt(filter, sizeof(filter), "device ~ \"%s\"", glob)) {
+		devpm_fail(EINVAL, "bad device glob for the trace: empty, too long, or a quote, backslash or newline in it");
+		return NULL;
+	}
+	return start(NULL, filter);
 }
 
 static void copy_n(char *dst, size_t len, const char *src, size_t n)

@@ -79,6 +79,15 @@ struct devpm_sleep_cycle {
  * NULL with devpm_error() set when tracefs or an event is missing.
  */
 struct devpm_trace *devpm_sleep_trace_start(const char *const *devs);
+/*
+ * The same with the callback events filtered in the kernel to the devices
+ * whose name matches glob ("devpm_mock.*"): a cycle of mock devices
+ * without the machine's thousand other callbacks to read, parse, print
+ * and save.  power:suspend_resume (the phases) stays unfiltered.  NULL
+ * with devpm_error() set also for a glob with a quote, backslash or
+ * newline.
+ */
+struct devpm_trace *devpm_sleep_trace_start_glob(const char *glob);
 
 /*
  * The callbacks and phases among events (oldest first).  Events outside

@@ -248,6 +248,22 @@ TEST_F(cyc, planted_slow_resume_fails)
 		     why);
 }
 
+/* The kernel filter takes the glob inside quotes: none may break out. */
+TEST(trace_glob_refused)
+{
+	static const char *const bad[] = { "", "devpm_mock\"", "a\\b",
+					   "a\nb" };
+	size_t i;
+
+	EXPECT_EQ(NULL, devpm_sleep_trace_start_glob(NULL));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(NULL, devpm_sleep_trace_start_glob(bad[i]));
+		EXPECT_EQ(0, strncmp(devpm_error(),
+				     "bad device glob for the trace", 29))
+			TH_LOG("%s", devpm_error());
+	}
+}
+
 TEST(delay_limits)
 {
 	char why[256];

@@ -20,6 +20,9 @@
 
 #include "devpm.h"
 
+/* The mock devices (devpm_mock): their cycles trace only them. */
+#define MOCK_GLOB	"devpm_mock.*"
+
 #define TTY_WAKEUP	"/sys/class/tty/ttyS0/power/wakeup"
 
 #define RTC_WAKEALARM	"/sys/class/rtc/rtc0/wakealarm"

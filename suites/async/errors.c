@@ -235,7 +235,7 @@ TEST_F(err, suspend_error_rolls_back)
 			TH_LOG("devpm_mock.%d: %s", i, devpm_error());
 	}
 	ASSERT_EQ(0, quiet_usb()) TH_LOG("%s", devpm_error());
-	self->t = devpm_sleep_trace_start(NULL);
+	self->t = devpm_sleep_trace_start_glob(MOCK_GLOB);
 	if (!self->t)
 		SKIP(return, "needs the power trace events: %s",
 		     devpm_error());

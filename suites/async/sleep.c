@@ -16,8 +16,11 @@
  * chain alone takes ~1.6 s), so cycles are shared: the first case that
  * needs one runs it and saves it (async_suite.h: cache_*), the later
  * cases of the same run read it, and pm_test_levels counts the bench's
- * and real_device_timing's cycles for their levels.  A case run alone
- * runs what it needs.
+ * and real_device_timing's cycles for their levels.  In devpm's QEMU
+ * image the bench's cycles run with the xHCI unbound, and so do the
+ * other pm_test levels' (core, processors, freezer), made in the same
+ * window for pm_test_levels.  The bench's trace holds only the mock
+ * devices' callbacks.  A case run alone runs what it needs.
  *
  * Timing comes from the power:device_pm_callback_start/end and
  * power:suspend_resume trace events (lib/sleep_trace.h); the kernel's
@@ -182,54 +185,176 @@ static int bench_create(char *why, size_t len)
 	return 0;
 }
 
-/* One cycle at level with pm_async, saved under key for later cases. */
+/* Is name among the cases this run of the program runs (-t GLOB)? */
+static bool case_selected(const char *name)
+{
+	const struct __fixture_metadata *f;
+	const struct __test_metadata *t;
+
+	for (f = __fixture_list; f; f = f->next)
+		for (t = f->tests; t; t = t->next)
+			if (!strcmp(t->name, name))
+				return true;
+	return false;
+}
+
+/*
+ * s2idle refuses core and processors (enter_state(): -EAGAIN); those
+ * levels go through mem with mem_sleep deep, which they never enter:
+ * core stops after syscore_suspend(), before ->enter.
+ */
+static const char *level_state(const char *level, char *why, size_t len)
+{
+	if (strcmp(level, "core") && strcmp(level, "processors"))
+		return "freeze";
+	if (!devpm_power_has("/sys/power/state", "mem") ||
+	    !devpm_power_has("/sys/power/mem_sleep", "deep")) {
+		snprintf(why, len, "s2idle refuses pm_test=%s (-EAGAIN) and there is no deep mem_sleep to test it with",
+			 level);
+		return NULL;
+	}
+	if (devpm_knob_write("/sys/power/mem_sleep", "deep")) {
+		snprintf(why, len, "%s", devpm_error());
+		return NULL;
+	}
+	return "mem";
+}
+
+/*
+ * One cycle at a pm_test level in state, traced into c and printed as
+ * the TIMELINE lines of name; m says what it was.  0 (*r the parse's
+ * result, m->ret the state write's), or -1 (why: a knob or
+ * suspend_stats).
+ */
+static int run_cycle(struct devpm_trace *t, const char *level,
+		     const char *state, const char *name,
+		     struct devpm_sleep_cycle *c, struct cycle_meta *m,
+		     int *r, char *why, size_t len)
+{
+	struct devpm_suspend_stats a, b;
+	uint64_t wall;
+
+	memset(m, 0, sizeof(*m));
+	if (devpm_pm_test_set(level) || devpm_suspend_stats_read(&b)) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
+	}
+	*r = devpm_sleep_traced(t, state, &m->ret, &wall, c);
+	if (devpm_suspend_stats_read(&a))
+		a.success = -1;
+	snprintf(m->level, sizeof(m->level), "%s", level);
+	snprintf(m->state, sizeof(m->state), "%s", state);
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->success_before = b.success;
+	m->success_after = a.success;
+	m->wall_us = wall;
+	devpm_sleep_timeline_print(c, name);
+	return 0;
+}
+
+/* One bench cycle at level with pm_async, saved under key. */
 static int bench_cycle(struct devpm_trace *t, const char *level,
 		       const char *pm_async, const char *cycle,
 		       const char *key, struct devpm_sleep_cycle *c,
 		       char *why, size_t len)
 {
-	struct devpm_suspend_stats a, b;
-	struct cycle_meta m = { .ret = 0 };
-	uint64_t wall;
-	int r, ret;
+	struct cycle_meta m;
+	int r;
 
-	if (devpm_pm_test_set(level) ||
-	    devpm_knob_write("/sys/power/pm_async", pm_async) ||
-	    devpm_suspend_stats_read(&b)) {
+	if (devpm_knob_write("/sys/power/pm_async", pm_async)) {
 		snprintf(why, len, "%s", devpm_error());
 		return -1;
 	}
-	r = devpm_sleep_traced(t, "freeze", &ret, &wall, c);
-	if (ret || r) {
+	if (run_cycle(t, level, "freeze", cycle, c, &m, &r, why, len))
+		return -1;
+	if (m.ret || r) {
 		snprintf(why, len, "pm_test=%s cycle with pm_async=%s: %s",
 			 level, pm_async,
-			 ret ? strerror(-ret) : devpm_error());
+			 m.ret ? strerror(-m.ret) : devpm_error());
 		return -1;
 	}
-	if (devpm_suspend_stats_read(&a))
-		a.success = -1;
-	devpm_note("%s: pm_test=%s, pm_async=%s, cycle %llu ms, %zu callbacks",
-		   cycle, level, pm_async, (unsigned long long)wall / 1000,
-		   c->ncb);
-	devpm_sleep_timeline_print(c, cycle);
-	snprintf(m.level, sizeof(m.level), "%s", level);
-	snprintf(m.state, sizeof(m.state), "freeze");
-	snprintf(m.name, sizeof(m.name), "%s", cycle);
-	m.success_before = b.success;
-	m.success_after = a.success;
-	m.wall_us = wall;
+	devpm_note("%s: pm_test=%s, pm_async=%s, cycle %llu ms, %zu callbacks of mock devices",
+		   cycle, level, pm_async, m.wall_us / 1000, c->ncb);
 	cache_save(key, c, &m);
 	return 0;
 }
 
 /*
- * Both cycles, from the cache or run here.  0, 1 (skip: why), -1.  The
- * pm_async=1 cycle is a pm_test=platform one, the pm_async=0 cycle a
- * pm_test=devices one: pm_test_levels counts them for those levels.
+ * The bench devices' callbacks without delay, but for those the cycle
+ * to come judges (keep_sync: the NPAR devices and the link, all the
+ * pm_async=0 cycle checks); their delays would only lengthen it.  0,
+ * or -1 with why.
+ */
+static int bench_quiet(bool keep_sync, char *why, size_t len)
+{
+	int id;
+
+	for (id = 0; id < NBENCH; id++) {
+		if (keep_sync && (id < PAR0 + NPAR || id == LINK_CON ||
+				  id == LINK_SUP))
+			continue;
+		if (devpm_mock_set_cb(id, DEVPM_MOCK_SUSPEND, 0, 0) ||
+		    devpm_mock_set_cb(id, DEVPM_MOCK_RESUME, 0, 0)) {
+			snprintf(why, len, "%s: %s", nm(id), devpm_error());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * In the bench's window (QEMU's xHCI unbound, the bench without delays,
+ * pm_async as it was) the cycles of the other pm_test levels, saved for
+ * pm_test_levels when this run has it: core and processors suspend
+ * every device, and with the USB chain each would take ~1.7 s more.  A
+ * level whose cycle is not made here is left to pm_test_levels.
+ */
+static void window_levels(struct devpm_trace *t, const char *casename)
+{
+	struct devpm_pm_level lv[12];
+	struct devpm_sleep_cycle c;
+	struct cycle_meta m;
+	char name[96], key[32], why[512];
+	const char *state, *lvl;
+	int i, n, r;
+
+	if (!case_selected("pm_test_levels"))
+		return;
+	n = devpm_pm_test_levels(lv, 12, NULL);
+	for (i = 0; i < n; i++) {
+		lvl = lv[i].name;
+		/* none: a real sleep; platform, devices: the bench's. */
+		if (!strcmp(lvl, "none") || !strcmp(lvl, "platform") ||
+		    !strcmp(lvl, "devices"))
+			continue;
+		state = level_state(lvl, why, sizeof(why));
+		snprintf(name, sizeof(name), "%s.%s", casename, lvl);
+		memset(&c, 0, sizeof(c));
+		if (!state || run_cycle(t, lvl, state, name, &c, &m, &r, why,
+					sizeof(why))) {
+			devpm_note("pm_test=%s left to pm_test_levels: %s", lvl,
+				   why);
+			continue;
+		}
+		devpm_note("%s: pm_test=%s with state %s for pm_test_levels: returned %s after %llu ms",
+			   name, lvl, state, m.ret ? strerror(-m.ret) : "0",
+			   m.wall_us / 1000);
+		snprintf(key, sizeof(key), "level-%s", lvl);
+		if (!r || r == -ENOENT)
+			cache_save(key, &c, &m);
+		devpm_sleep_cycle_free(&c);
+	}
+}
+
+/*
+ * Both bench cycles, from the cache or run here.  0, 1 (skip: why), -1.
+ * The pm_async=1 cycle is a pm_test=platform one, the pm_async=0 cycle a
+ * pm_test=devices one: pm_test_levels counts them for those levels, and
+ * the cycles of its other levels are made here too (window_levels()).
  */
 static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 {
-	char cyc[96];
+	char cyc[96], pm_async[8];
 	int r;
 
 	if (!cache_load("on", &self->on, NULL) &&
@@ -249,6 +374,11 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 			 "no s2idle: /sys/power/state has no 'freeze'");
 		return 1;
 	}
+	if (devpm_read_str("/sys/power/pm_async", pm_async,
+			   sizeof(pm_async))) {
+		snprintf(self->why, sizeof(self->why), "%s", devpm_error());
+		return -1;
+	}
 	r = bench_create(self->why, sizeof(self->why));
 	if (r)
 		return r;
@@ -257,7 +387,7 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 			 devpm_error());
 		return -1;
 	}
-	self->t = devpm_sleep_trace_start(NULL);
+	self->t = devpm_sleep_trace_start_glob(MOCK_GLOB);
 	if (!self->t) {
 		snprintf(self->why, sizeof(self->why),
 			 "needs the power trace events: %s", devpm_error());
@@ -268,9 +398,17 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 			self->why, sizeof(self->why)))
 		return -1;
 	snprintf(cyc, sizeof(cyc), "%s.sync", casename);
-	if (bench_cycle(self->t, "devices", "0", cyc, "off", &self->off,
+	if (bench_quiet(true, self->why, sizeof(self->why)) ||
+	    bench_cycle(self->t, "devices", "0", cyc, "off", &self->off,
 			self->why, sizeof(self->why)))
 		return -1;
+	if (bench_quiet(false, self->why, sizeof(self->why)))
+		return -1;
+	if (devpm_knob_write("/sys/power/pm_async", pm_async)) {
+		snprintf(self->why, sizeof(self->why), "%s", devpm_error());
+		return -1;
+	}
+	window_levels(self->t, casename);
 	return 0;
 }
 
@@ -874,44 +1012,22 @@ static unsigned int seen_phases(const struct devpm_sleep_cycle *c)
 }
 
 /*
- * s2idle refuses core and processors (enter_state(): -EAGAIN); those
- * levels go through mem with mem_sleep deep, which they never enter:
- * core stops after syscore_suspend(), before ->enter.
- */
-static const char *level_state(const char *level, char *why, size_t len)
-{
-	if (strcmp(level, "core") && strcmp(level, "processors"))
-		return "freeze";
-	if (!devpm_power_has("/sys/power/state", "mem") ||
-	    !devpm_power_has("/sys/power/mem_sleep", "deep")) {
-		snprintf(why, len, "s2idle refuses pm_test=%s (-EAGAIN) and there is no deep mem_sleep to test it with",
-			 level);
-		return NULL;
-	}
-	if (devpm_knob_write("/sys/power/mem_sleep", "deep")) {
-		snprintf(why, len, "%s", devpm_error());
-		return NULL;
-	}
-	return "mem";
-}
-
-/*
  * The cycle of a level: one an earlier case of this run made at that
- * level (real_device_timing: none; the bench: platform and devices), or
- * one run here.  0 (self->c, m and *r set), 1 skip, -1 fail (why).
+ * level (real_device_timing: none; the bench: platform and devices, and
+ * the others in its window), or one run here.  0 (self->c, m and *r
+ * set), 1 skip, -1 fail (why).
  */
 static int level_cycle(struct _test_data_sleep *self, const char *level,
-		       bool wake_ok, struct cycle_meta *m, int *r, char *why,
-		       size_t len)
+		       struct cycle_meta *m, int *r, char *why, size_t len)
 {
-	static const char *const keys[] = { "real", "on", "off" };
-	struct devpm_suspend_stats a, b;
+	static const char *const keys[] = { "real", "on", "off", NULL };
+	char key[32], name[64];
 	const char *state;
-	uint64_t wall;
 	size_t i;
 
+	snprintf(key, sizeof(key), "level-%s", level);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (cache_load(keys[i], &self->c, m))
+		if (cache_load(keys[i] ? keys[i] : key, &self->c, m))
 			continue;
 		if (!strcmp(m->level, level)) {
 			devpm_note("pm_test=%s: the cycle %s of this run (its TIMELINE lines come with that case)",
@@ -925,26 +1041,21 @@ static int level_cycle(struct _test_data_sleep *self, const char *level,
 	if (!state)
 		return 1;
 	if (!strcmp(level, "none")) {
-		if (!wake_ok)
-			return 1;	/* why: platform_wake_setup()'s */
+		if (platform_wake_setup(why, len))
+			return 1;
 		if (platform_wake_arm(state, why, len))
 			return -1;
 	}
-	if (devpm_pm_test_set(level) || devpm_suspend_stats_read(&b)) {
-		snprintf(why, len, "%s", devpm_error());
-		return -1;
+	if (!self->t)
+		self->t = devpm_sleep_trace_start(NULL);
+	if (!self->t) {
+		snprintf(why, len, "needs the power trace events: %s",
+			 devpm_error());
+		return 1;
 	}
-	*r = devpm_sleep_traced(self->t, state, &m->ret, &wall, &self->c);
-	if (devpm_suspend_stats_read(&a))
-		a.success = -1;
-	snprintf(m->level, sizeof(m->level), "%s", level);
-	snprintf(m->state, sizeof(m->state), "%s", state);
-	snprintf(m->name, sizeof(m->name), "pm_test_levels.%s", level);
-	m->success_before = b.success;
-	m->success_after = a.success;
-	m->wall_us = wall;
-	devpm_sleep_timeline_print(&self->c, m->name);
-	return 0;
+	snprintf(name, sizeof(name), "pm_test_levels.%s", level);
+	return run_cycle(self->t, level, state, name, &self->c, m, r, why,
+			 len);
 }
 
 TEST_F(sleep, pm_test_levels)
@@ -953,7 +1064,7 @@ TEST_F(sleep, pm_test_levels)
 	struct devpm_pm_level lv[12];
 	struct cycle_meta m;
 	char why[512], seen[128];
-	bool wake_ok, has_core = false;
+	bool has_core = false;
 	int i, n, r, ret;
 
 	n = devpm_pm_test_levels(lv, 12, NULL);
@@ -963,11 +1074,6 @@ TEST_F(sleep, pm_test_levels)
 	ASSERT_TRUE(devpm_exists(DEVPM_PM_TEST_DELAY))
 		TH_LOG("no %s: each level would wait its default 5 s",
 		       DEVPM_PM_TEST_DELAY);
-	self->t = devpm_sleep_trace_start(NULL);
-	if (!self->t)
-		SKIP(return, "needs the power trace events: %s",
-		     devpm_error());
-	wake_ok = !platform_wake_setup(self->why, sizeof(self->why));
 	for (i = 0; i < n; i++)
 		has_core |= !strcmp(lv[i].name, "core");
 
@@ -988,9 +1094,7 @@ TEST_F(sleep, pm_test_levels)
 
 		memset(&m, 0, sizeof(m));
 		r = 0;
-		snprintf(why, sizeof(why), "%s", self->why);
-		switch (level_cycle(self, lvl, wake_ok, &m, &r, why,
-				    sizeof(why))) {
+		switch (level_cycle(self, lvl, &m, &r, why, sizeof(why))) {
 		case 1:
 			devpm_sub_skip(&sub, lvl, "%s", why);
 			continue;
