@@ -189,6 +189,30 @@ static void jnum(struct rn_buf *b, const char *key, double v, bool comma)
 		rn_buf_printf(b, "\"%s\": %.3f%s", key, v, comma ? ", " : "");
 }
 
+/*
+ * Where the boot to the first test went: the guest's uptime at /init, at
+ * the end of its driver loading, at the runner's start and at its first
+ * test (qemu/init, lib/runner/run.c); the rest of the host's figure is
+ * QEMU's start before the guest's clock runs.
+ */
+static void boot_steps(const struct rn_json *env, double first)
+{
+	double init = env_num(env, "uptime_init_s");
+	double drv = env_num(env, "uptime_drivers_s");
+	double rs = env_num(env, "uptime_runner_start_s");
+	double ft = env_num(env, "uptime_first_test_s");
+	char a[32], b[32], c[32], d[32], e[32];
+
+	if (isnan(ft))
+		return;
+	printf("  boot steps: QEMU start to guest clock %s, kernel to /init %s, drivers %s, /init to runner %s, runner to first test %s\n",
+	       fmtu(a, sizeof(a), first - ft, 2, " s"),
+	       fmtu(b, sizeof(b), init, 2, " s"),
+	       fmtu(c, sizeof(c), drv - init, 2, " s"),
+	       fmtu(d, sizeof(d), rs - drv, 2, " s"),
+	       fmtu(e, sizeof(e), ft - rs, 2, " s"));
+}
+
 static const char *rule_of(const struct prog *p)
 {
 	if (isnan(p->floor_ms))
@@ -305,12 +329,19 @@ int main(int argc, char **argv)
 	       fmtu(f5, sizeof(f5), run, 1, " s"), suites, accel,
 	       WALL_TARGET_S, isnan(wall) || strcmp(suites, "all") ? "n/a" :
 	       wall <= WALL_TARGET_S ? "met" : "missed");
+	boot_steps(env, first);
 	lag99 = all99;
 	printf("  wait_lag_us p50 %s, p99 %s (median of the cases' p50, largest p99; %zu cases)\n",
 	       fmt(f6, sizeof(f6), lag50, 0), fmt(f1, sizeof(f1), lag99, 0),
 	       nall);
 	jnum(&b, "first_test_s", first, true);
 	jnum(&b, "probe_ms", probe, true);
+	jnum(&b, "uptime_init_s", env_num(env, "uptime_init_s"), true);
+	jnum(&b, "uptime_drivers_s", env_num(env, "uptime_drivers_s"), true);
+	jnum(&b, "uptime_runner_start_s",
+	     env_num(env, "uptime_runner_start_s"), true);
+	jnum(&b, "uptime_first_test_s", env_num(env, "uptime_first_test_s"),
+	     true);
 	rn_buf_printf(&b, "\"probe_cached\": \"%s\",\n  ", cached);
 	jnum(&b, "boot_s", boot, true);
 	jnum(&b, "run_s", run, true);

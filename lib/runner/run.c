@@ -34,7 +34,7 @@ struct run_opts {
 	char **env;
 	size_t nenv;
 	/* The probe phase (--list/--needs of the selected programs). */
-	uint64_t probe_us;
+	uint64_t start_us, probe_us;
 	size_t probed, probe_cached;
 };
 
@@ -396,6 +396,10 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 	rn_stream_emit(s, "ENV probe_ms=%.1f", o->probe_us / 1000.0);
 	rn_stream_emit(s, "ENV probe_cached=%zu/%zu", o->probe_cached,
 		       o->probed);
+	/* CLOCK_MONOTONIC: the time since boot (outside system sleep). */
+	rn_stream_emit(s, "ENV uptime_runner_start_s=%.3f",
+		       o->start_us / 1e6);
+	rn_stream_emit(s, "ENV uptime_first_test_s=%.3f", rn_mono_us() / 1e6);
 	rn_buf_free(&b);
 }
 
@@ -559,6 +563,7 @@ int rn_cmd_run(int argc, char **argv)
 	if (!code) {
 		sel = rn_xmalloc(n * sizeof(*sel));
 		nsel = select_progs(&o, progs, n, sel);
+		o.start_us = t0;
 		o.probe_us = rn_mono_us() - t0;
 		for (i = 0; i < n; i++) {
 			o.probed += progs[i].list_ok || progs[i].list_error;
