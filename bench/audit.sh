@@ -34,9 +34,9 @@ trap 'rm -rf "$tmp"' EXIT
 # measure TREE: the fastest of 3 audits: "wall_us cpu_us" (cpu: user +
 # system time of the audit, what a loaded machine disturbs least).
 measure() {
-	local best= bcpu= t i wall cpu
+	local best='' bcpu='' t wall cpu
 	local TIMEFORMAT='%3R %3U %3S'
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		t=$( { time "$devpm" --sysfs-root "$1" audit >"$tmp/out" \
 			2>"$tmp/err"; } 2>&1) || {
 			echo "devpm: audit of $1 failed: $(head -1 "$tmp/err")" >&2
