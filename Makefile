@@ -72,9 +72,40 @@ HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
 	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted install clean \
+	bench-audit qemu-bench \
 	headers fixtures emit_tests run_tests ksft-runner
 
-all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN)
+all: $(O)/devpm $(O)/libdevpm.a $(SUITE_BIN) $(O)/devpm-bench
+
+# bench/ (bench/README): devpm-bench reads a run's summary.json and
+# env.json (with the runner's JSON reader); fake-sysfs makes the tree
+# `make bench-audit` times devpm audit on; trace-overhead is a guest
+# program of the bench suite, not of the default run.
+BENCH_OBJ	:= $(O)/bench/bench.o $(O)/lib/runner/json_read.o \
+		   $(O)/lib/runner/util.o
+
+$(O)/devpm-bench: $(BENCH_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $(BENCH_OBJ) -lm
+
+$(O)/bench/fake-sysfs: bench/fake_sysfs.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $<
+
+# devpm audit over fake trees of 100, 1,000 and 10,000 devices.
+bench-audit: $(O)/devpm $(O)/bench/fake-sysfs
+	@bash bench/audit.sh O=$(O)
+
+# The bench suite's programs (guest side): only in the `make qemu-bench`
+# image, never in the default run.
+BENCH_PROG_SRC	:= $(sort $(wildcard bench/trace_*.c))
+BENCH_PROG_BIN	:= $(BENCH_PROG_SRC:bench/%.c=$(O)/bench-suites/bench/%)
+
+$(O)/bench-suites/bench/%: bench/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
 
 # NODEPS=1 (a package build): Build-Depends bring the packages.
 deps:
@@ -215,7 +246,7 @@ SELFTEST_BIN	:= $(SELFTEST_SRC:qemu/selftest/%.c=$(O)/qemu/selftest/selftest/%)
 PLANTED_SRC	:= $(sort $(wildcard qemu/planted/*.c))
 PLANTED_BIN	:= $(PLANTED_SRC:qemu/planted/%.c=$(O)/qemu/planted/planted/%)
 QEMU_VARS	:= SUITES TEST PROFILE KERNEL_PKG KERNEL MODULES KCONFIG \
-		   EXTRA_MODULES QEMU_ARGS BOOT ACCEL QEMU_TIMEOUT \
+		   EXTRA_MODULES QEMU_ARGS BOOT ACCEL KVM_PROBE_S QEMU_TIMEOUT \
 		   DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
 		   DEVPM_WAKEUP_KEEP_USB DEVPM_ASYNC_KEEP_USB \
 		   DEVPM_WAKEUP_KEEP_DEVICES
@@ -264,6 +295,10 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 
 qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
 	@bash qemu/run.sh O=$(O) --planted
+
+# The bench suite (bench/README) in the QEMU image: trace on/off.
+qemu-bench: deps all $(O)/devpm-qemu-agent $(BENCH_PROG_BIN)
+	@bash qemu/run.sh O=$(O) --bench
 
 # After the QEMU runs, their own result files pass the same checks: the
 # devpm run's and the hang self-test's (a guest killed mid-case); then the

@@ -16,8 +16,9 @@
  *  - watchdog: a run must start within --boot-timeout, a program must not
  *    stay silent longer than its timeout plus --margin, the whole run
  *    must end within --timeout; else QMP quit, then SIGKILL.
- * It writes the outcome (status, crash text, boot_s, run_s) to the file
- * "outcome" for run.sh, which rebuilds results/ with `devpm collect`.
+ * It writes the outcome (status, crash text, boot_s, first_test_s, run_s,
+ * wall_s) to the file "outcome" for run.sh, which rebuilds results/ with
+ * `devpm collect`.
  *
  * Exit: 0 the stream is complete, 1 the guest crashed or hung, 2 QEMU
  * did not start or bad usage.
@@ -253,6 +254,11 @@ static void on_results_line(struct agent *a, const char *line)
 	stream_record(line, &rec);
 	switch (rec.kind) {
 	case REC_PROG:
+		if (!a->t_first_prog) {
+			a->t_first_prog = now_us();
+			logf_(a, "first test after %.1f s",
+			      secs(a->t_first_prog - a->t0));
+		}
 		snprintf(a->prog, sizeof(a->prog), "%s", rec.prog);
 		a->prog_timeout = rec.value;
 		break;
@@ -417,6 +423,11 @@ static void write_outcome(struct agent *a)
 	} else {
 		fprintf(f, "boot_s=\nrun_s=\n");
 	}
+	if (a->t_first_prog)
+		fprintf(f, "first_test_s=%.2f\n",
+			secs(a->t_first_prog - a->t0));
+	else
+		fprintf(f, "first_test_s=\n");
 	fprintf(f, "wall_s=%.1f\n", secs(now_us() - a->t0));
 	fprintf(f, "qemu_msg=%s\n", a->qemu_msg);
 	fclose(f);

@@ -5,7 +5,8 @@
 # rebuilt only when its inputs change:
 #   base     busybox, /init, the pruned depmod'd module tree (with the
 #            fixture modules of build/fixtures), kernel config
-#   devpm    the runner, one suites directory, their shared libraries
+#   devpm    the runner, one suites directory, their shared libraries,
+#            the programs' recorded --list/--needs answers
 #   kselftest  the tree of `make install INSTALL_PATH=` as /kselftest
 #   extra    EXTRA_MODULES (per run)
 #   conf     /etc/devpm/run.conf (per run)
@@ -142,6 +143,17 @@ build_devpm() {
 	mkdir -p "$st/devpm/suites"
 	cp "$DEVPM_BIN" "$st/devpm/devpm"
 	[ -d "$src" ] && cp -a "$src/." "$st/devpm/suites/"
+	# Without their debug information the programs are a third of the
+	# size: the kernel unpacks megabytes less before /init (TCG).
+	find "$st/devpm" -type f -perm -u+x -exec strip --strip-debug {} + \
+		2>/dev/null
+	# The programs' --list/--needs answers, keyed by their hashes
+	# (lib/runner/probe_cache.h): the guest's run starts its first test
+	# without starting every program twice first.
+	rm -f "$st/devpm/suites/.probe-cache"
+	DEVPM_SUITES_DIR=$st/devpm/suites "$DEVPM_BIN" list --write-cache \
+		>/dev/null ||
+		die "devpm list --write-cache failed for $src (see above)"
 	for b in $bins; do
 		ldd "$b" 2>/dev/null |
 			awk '/=> \// {print $3} /^\t\// {print $1}'

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# run.sh [O=build] [--check | --kselftest | --image=DIR] - `make qemu` and
-# `make qemu-check` (--kselftest: only its kselftest check; --image=DIR:
-# no boot, DIR/bzImage and DIR/initrd for a LAVA job, see lava/).
+# run.sh [O=build] [--check | --kselftest | --image=DIR | --planted |
+# --bench] - `make qemu` and `make qemu-check` (--kselftest: only its
+# kselftest check; --image=DIR: no boot, DIR/bzImage and DIR/initrd for a
+# LAVA job, see lava/; --planted: `make qemu-planted`; --bench: the bench
+# suite of bench/, `make qemu-bench`).
 #
 # Builds (incrementally) the guest kernel and initramfs, boots the
 # profile's machine under KVM when a short probe says it works, else TCG,
@@ -34,6 +36,7 @@ check=0
 ksft_only=0
 image_dir=
 planted=0
+bench=0
 for arg; do
 	case $arg in
 	O=*) O=${arg#O=} ;;
@@ -41,7 +44,8 @@ for arg; do
 	--kselftest) check=1 ksft_only=1 ;;
 	--image=*) image_dir=${arg#--image=} ;;
 	--planted) planted=1 ;;
-	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted)" >&2
+	--bench) bench=1 ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted, --bench)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -69,9 +73,11 @@ case $O in
 esac
 DEVPM_BIN=$B/devpm
 AGENT=$B/devpm-qemu-agent
+BENCH=$B/devpm-bench
 SUITES_SRC=$B/suites
 SELFTEST_SRC=$B/qemu/selftest
 PLANTED_SRC=$B/qemu/planted
+BENCH_SRC=$B/bench-suites
 FIXTURES_BUILD=$B/fixtures
 [ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] ||
 	die "$O/devpm or $O/devpm-qemu-agent missing; run 'make qemu' rather than qemu/run.sh"
@@ -93,6 +99,9 @@ case ${ACCEL:-} in
 *) die "ACCEL=$ACCEL: use ACCEL=kvm or ACCEL=tcg (default: probe KVM, else TCG)" ;;
 esac
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800}
+case ${KVM_PROBE_S:-8} in
+''|*[!0-9]*|0) die "KVM_PROBE_S=$KVM_PROBE_S: give whole seconds, at least 1" ;;
+esac
 case $QEMU_TIMEOUT in
 ''|*[!0-9]*) die "QEMU_TIMEOUT=$QEMU_TIMEOUT: give whole seconds" ;;
 esac
@@ -132,6 +141,12 @@ fi
 if [ $planted = 1 ]; then
 	build_devpm planted "$PLANTED_SRC"
 	PLANTED_PART=$PART
+fi
+if [ $bench = 1 ]; then
+	[ -d "$BENCH_SRC/bench" ] ||
+		die "$O/bench-suites missing; run 'make qemu-bench' rather than qemu/run.sh --bench"
+	build_devpm bench "$BENCH_SRC"
+	BENCH_PART=$PART
 fi
 flock -u 9
 
@@ -173,7 +188,9 @@ scratch() {
 	truncate -s "${2}M" "$f" && echo "$f"
 }
 
-CMDLINE="console=ttyS0 panic=-1 quiet loglevel=4 $PROFILE_CMDLINE${APPEND:+ $APPEND}"
+# cryptomgr.notests: the crypto self-tests cost 0.3-0.5 s of TCG boot
+# (crypto/testmgr.c) and test nothing devpm runs.
+CMDLINE="console=ttyS0 panic=-1 quiet loglevel=4 cryptomgr.notests $PROFILE_CMDLINE${APPEND:+ $APPEND}"
 
 # qemu_cmd INITRD ACCEL: the whole command into QARGS.
 qemu_cmd() {
@@ -236,8 +253,12 @@ outcome() { # key
 
 # --- accelerator: KVM if a short boot reaches /init, else TCG --------------
 
+# Under KVM the probe image reaches /init in 1-2 s; a KVM that spins
+# (nested KVM with a CPU model it cannot run) is given up after this long.
+KVM_PROBE_S=${KVM_PROBE_S:-8}
+
 probe_accel() {
-	local key cache=$QEMU_BUILD/accel.cache why
+	local key cache=$QEMU_BUILD/accel.cache why t0 from=
 	if [ -n "${ACCEL:-}" ]; then
 		ACCEL_USED=$ACCEL
 		return
@@ -251,14 +272,16 @@ probe_accel() {
 	if [ -r "$cache" ] && [ "$(head -1 "$cache")" = "$key" ]; then
 		ACCEL_USED=$(sed -n 2p "$cache")
 		why=$(sed -n 3p "$cache")
+		from=", as probed before: build/qemu/accel.cache"
 	else
 		new_rundir probe
 		GUEST_MODE=probe GUEST_RUN_ARGS= GUEST_ENV=
 		build_conf "$RUNDIR"
 		cat "$BASE" "$RUNDIR/conf.cpio" >"$RUNDIR/initrd"
 		qemu_cmd "$RUNDIR/initrd" kvm probe
-		"$AGENT" --dir "$RUNDIR" --probe 20 --quiet -- "${QARGS[@]}" \
-			2>/dev/null
+		t0=$(date +%s.%N)
+		"$AGENT" --dir "$RUNDIR" --probe "$KVM_PROBE_S" --quiet -- \
+			"${QARGS[@]}" 2>/dev/null
 		if [ "$(outcome status)" = done ]; then
 			ACCEL_USED=kvm
 			why=
@@ -266,13 +289,13 @@ probe_accel() {
 			ACCEL_USED=tcg
 			why=$(outcome qemu_msg)
 			why=${why#qemu-system-x86_64: }
-			why=${why:-$(outcome why)}
+			why="${why:-$(outcome why)}; probed in $(elapsed "$t0") s"
 		fi
 		rm -rf "$RUNDIR"
 		printf '%s\n%s\n%s\n' "$key" "$ACCEL_USED" "$why" >"$cache"
 	fi
 	[ $ACCEL_USED = tcg ] &&
-		note "KVM does not work here ($why): falling back to TCG (slower)"
+		note "KVM does not work here ($why$from): using TCG (slower)"
 }
 
 # --- one guest run ----------------------------------------------------------
@@ -333,7 +356,9 @@ collect_run() {
 	fi
 	set -- --env "profile=$PROFILE" --env "accel=$ACCEL_USED" \
 		--env "kernel_pkg=$KERNEL_DESC" --env "boot=$BOOT" \
-		--env "boot_s=$RUN_BOOT_S" --env "run_s=$RUN_RUN_S"
+		--env "boot_s=$RUN_BOOT_S" --env "run_s=$RUN_RUN_S" \
+		--env "first_test_s=$(outcome first_test_s)" \
+		--env "wall_s=$(outcome wall_s)"
 	[ -n "${QEMU_ARGS:-}" ] && set -- "$@" --env "qemu_args=$QEMU_ARGS"
 	[ -n "${EXTRA_MODULES:-}" ] &&
 		set -- "$@" --env "extra_modules=$EXTRA_MODULES"
@@ -376,6 +401,8 @@ summary() { # title
 	printf '  wall %.1f s: boot %s s, run %s s (%s, %s boot, %s, profile %s)\n' \
 		"$RUN_WALL" "${RUN_BOOT_S:--}" "${RUN_RUN_S:--}" \
 		"$ACCEL_USED" "$BOOT" "$KERNEL_DESC" "$PROFILE"
+	# The performance figures (bench/README), also into bench.json.
+	[ -n "$RUN_DIR" ] && [ -x "$BENCH" ] && "$BENCH" "$RUN_DIR"
 	[ -n "$RUN_DIR" ] && echo "  results: $RUN_DIR"
 	echo "  exit $RUN_RC"
 }
@@ -531,6 +558,14 @@ if [ $planted = 1 ]; then
 	fi
 	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the leaker's leak failed the final re-check"
 	exit 0
+fi
+
+# --bench: the bench suite (bench/README) instead of the suites.
+if [ $bench = 1 ]; then
+	run_guest bench "$BENCH_PART" results "" ""
+	[ "$RUN_STATUS" = error ] && exit 2
+	summary "bench suite (bench/)"
+	exit $RUN_RC
 fi
 
 # Test settings handed to the guest's run (docs/suites/wakeup.md).

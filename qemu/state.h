@@ -52,6 +52,7 @@ struct agent {
 	bool s3_seen;		/* a SUSPEND event came: poweroff will hang */
 
 	uint64_t t0, t_first, t_last, t_end, stop_at, kill_at;
+	uint64_t t_first_prog;	/* the first PROG record: boot to first test */
 	long records;
 	char prog[128];
 	int prog_timeout;

@@ -37,6 +37,7 @@ files=$( {
 	[ -d lib/runner ] && find lib/runner -maxdepth 1 -name '*.[ch]'
 	[ -d suites ] && find suites -mindepth 2 -maxdepth 2 -name '*.c'
 	[ -d fixtures ] && find fixtures -name '*.[ch]'
+	[ -d bench ] && find bench -name '*.[ch]'
 } | sort)
 [ -n "$files" ] || { echo "lint.sh: no C sources found (run from the top of the tree)" >&2; exit 2; }
 

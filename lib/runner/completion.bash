@@ -108,7 +108,8 @@ _devpm()
 			COMPREPLY=($(compgen -f -- "$cur"))
 		fi ;;
 	list)
-		COMPREPLY=($(compgen -W "--suite --test --help" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "--suite --test --write-cache --help" \
+			-- "$cur")) ;;
 	audit)
 		COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
 	why)

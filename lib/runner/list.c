@@ -2,7 +2,10 @@
 /*
  * list.c - `devpm list [--suite S]... [--test GLOB]`: every suite, program
  * and case with what the program needs (its --needs answer).
+ * `devpm list --write-cache` records every program's answers in the
+ * suites directory instead (probe_cache.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,11 +13,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "probe_cache.h"
 #include "suites.h"
 
 static const struct option list_longopts[] = {
 	{ "suite", required_argument, NULL, 's' },
 	{ "test", required_argument, NULL, 't' },
+	{ "write-cache", no_argument, NULL, 'W' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -51,7 +56,8 @@ int rn_cmd_list(int argc, char **argv)
 	char dir[PATH_MAX], **suites = NULL;
 	const char *test = NULL;
 	size_t n = 0, ns = 0, i, j, shown = 0;
-	int c, code = RN_EXIT_OK;
+	int c, r, code = RN_EXIT_OK;
+	bool write_cache = false;
 
 	opterr = 0;
 	optind = 1;
@@ -60,6 +66,8 @@ int rn_cmd_list(int argc, char **argv)
 			rn_strv_push(&suites, &ns, optarg);
 		} else if (c == 't') {
 			test = optarg;
+		} else if (c == 'W') {
+			write_cache = true;
 		} else {
 			rn_strv_free(suites, ns);
 			return rn_bad_option("list", argc, argv, c);
@@ -70,8 +78,22 @@ int rn_cmd_list(int argc, char **argv)
 				      argv[optind]);
 	if (!code && rn_suites_dir(dir, sizeof(dir)) < 0)
 		code = RN_EXIT_USAGE;
+	if (!code && write_cache && (ns || test))
+		code = rn_usage_error("list --write-cache records every program; leave out --suite and --test");
 	if (!code)
 		rn_discover(dir, &p, &n);
+	if (!code && write_cache) {
+		r = rn_probe_cache_write(dir, p, n);
+		if (r < 0)
+			code = rn_usage_error("cannot write %s/%s: %s; give a writable suites directory (DEVPM_SUITES_DIR)",
+					      dir, RN_PROBE_CACHE_FILE,
+					      strerror(-r));
+		else
+			printf("recorded the answers of %d of %zu programs in %s/%s\n",
+			       r, n, dir, RN_PROBE_CACHE_FILE);
+		rn_progspecs_free(p, n);
+		return code;
+	}
 	for (i = 0; !code && i < ns; i++) {
 		for (j = 0; j < n && strcmp(p[j].suite, suites[i]); j++)
 			;

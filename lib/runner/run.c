@@ -33,6 +33,9 @@ struct run_opts {
 	const char *stream;
 	char **env;
 	size_t nenv;
+	/* The probe phase (--list/--needs of the selected programs). */
+	uint64_t start_us, probe_us;
+	size_t probed, probe_cached;
 };
 
 struct run_state {
@@ -389,6 +392,14 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 	rn_stream_emit(s, "ENV opt_timeout_s=%d", o->timeout_s);
 	for (i = 0; i < o->nenv; i++)
 		rn_stream_emit(s, "ENV %s", o->env[i]);
+	/* What the runner spent asking programs before the first test. */
+	rn_stream_emit(s, "ENV probe_ms=%.1f", o->probe_us / 1000.0);
+	rn_stream_emit(s, "ENV probe_cached=%zu/%zu", o->probe_cached,
+		       o->probed);
+	/* CLOCK_MONOTONIC: the time since boot (outside system sleep). */
+	rn_stream_emit(s, "ENV uptime_runner_start_s=%.3f",
+		       o->start_us / 1e6);
+	rn_stream_emit(s, "ENV uptime_first_test_s=%.3f", rn_mono_us() / 1e6);
 	rn_buf_free(&b);
 }
 
@@ -530,6 +541,7 @@ int rn_cmd_run(int argc, char **argv)
 	struct run_opts o;
 	char sdir[PATH_MAX];
 	size_t n = 0, nsel, *sel, i;
+	uint64_t t0 = rn_mono_us();
 	int code;
 
 	code = parse_opts(argc, argv, &o);
@@ -551,6 +563,12 @@ int rn_cmd_run(int argc, char **argv)
 	if (!code) {
 		sel = rn_xmalloc(n * sizeof(*sel));
 		nsel = select_progs(&o, progs, n, sel);
+		o.start_us = t0;
+		o.probe_us = rn_mono_us() - t0;
+		for (i = 0; i < n; i++) {
+			o.probed += progs[i].list_ok || progs[i].list_error;
+			o.probe_cached += progs[i].cached;
+		}
 		if (!nsel && o.test)
 			code = rn_usage_error("no case matches --test '%s'; 'devpm list' shows every case",
 					      o.test);

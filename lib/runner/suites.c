@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probe_cache.h"
 #include "program.h"
 #include "suites.h"
 
@@ -140,6 +141,7 @@ int rn_discover(const char *dir, struct rn_progspec **out, size_t *n)
 		progs = NULL;
 	}
 	rn_strv_free(suites, ns);
+	rn_probe_cache_attach(dir, *out, *n);
 	return 0;
 }
 
@@ -154,11 +156,13 @@ void rn_progspecs_free(struct rn_progspec *v, size_t n)
 		rn_strv_free(v[i].cases, v[i].ncases);
 		free(v[i].list_error);
 		rn_buf_free(&v[i].needs);
+		free(v[i].cache_list);
+		free(v[i].cache_needs);
 	}
 	free(v);
 }
 
-static char *query(struct rn_progspec *p, const char *opt, char **error)
+char *rn_query_raw(struct rn_progspec *p, const char *opt, char **error)
 {
 	char *argv[3] = { NULL, NULL, NULL };
 	struct rn_child_end end;
@@ -182,7 +186,19 @@ static char *query(struct rn_progspec *p, const char *opt, char **error)
 		rn_buf_free(&out);
 		return NULL;
 	}
-	return out.s;
+	return out.s ? out.s : rn_xstrdup("");
+}
+
+static char *query(struct rn_progspec *p, const char *opt, char **error)
+{
+	char *out = rn_probe_cache_get(p, opt);
+
+	*error = NULL;
+	if (out) {
+		p->cached = true;
+		return out;
+	}
+	return rn_query_raw(p, opt, error);
 }
 
 void rn_query_list(struct rn_progspec *p, const char *glob)

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "util.h"
 
 struct rn_progspec {
@@ -22,6 +23,15 @@ struct rn_progspec {
 	char *list_error;
 	int timeout_s;
 	struct rn_buf needs;	/* "# NEEDS ..." lines */
+	/*
+	 * Recorded answers (probe_cache.h); cache_state 0 unchecked, 1 the
+	 * program still hashes the same, -1 it changed.  cached: an answer
+	 * came from there.
+	 */
+	char *cache_list, *cache_needs;
+	uint64_t cache_size, cache_hash;
+	int cache_state;
+	bool cached;
 };
 
 /* Queries of a program (--list, --needs) may take this long. */
@@ -31,13 +41,22 @@ struct rn_progspec {
 /* 0, or -ENOENT after printing one line naming where it looked. */
 int rn_suites_dir(char *buf, size_t len);
 
-/* Every program of every suite, sorted.  -errno on an unreadable dir. */
+/*
+ * Every program of every suite, sorted, with the answers recorded in the
+ * dir's probe cache (probe_cache.h).  -errno on an unreadable dir.
+ */
 int rn_discover(const char *dir, struct rn_progspec **out, size_t *n);
 void rn_progspecs_free(struct rn_progspec *v, size_t n);
 
-/* Run `prog --list`: cases matching glob (NULL: all). */
+/*
+ * Ask p (opt "--list" or "--needs") for its output, a string the caller
+ * frees; NULL with *error (freed by the caller) naming what failed.
+ */
+char *rn_query_raw(struct rn_progspec *p, const char *opt, char **error);
+
+/* `prog --list` (or its recorded answer): cases matching glob (NULL: all). */
 void rn_query_list(struct rn_progspec *p, const char *glob);
-/* Run `prog --needs`: timeout and needs lines. */
+/* `prog --needs` (or its recorded answer): timeout and needs lines. */
 void rn_query_needs(struct rn_progspec *p);
 
 /*

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_bench.c - build/devpm-bench (bench/bench.c) on made-up runs: the
+ * 2 x floor + 1 s rule passes, fails (exit 1) and is n/a as it should,
+ * floors add up per program, wait lags aggregate, boot figures come from
+ * env.json, bench.json is written; bad input exits 2.
+ */
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "test_runner.h"
+#include "json.h"
+
+/* A case of program p with a floor_ms and wait lag metrics (-1: none). */
+static void add_case(struct rn_buf *b, const char *p, const char *c,
+		     double floor, double p50, double p99, bool comma)
+{
+	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"case\": \"%s\", \"result\": \"pass\", \"duration_ms\": 1, \"reason\": \"\", \"metrics\": [",
+		      p, c);
+	rn_buf_add(b, "{\"device\": \"x\", \"name\": \"floor_ms\", \"units\": \"ms\", \"value\": 99999}");
+	if (floor >= 0)
+		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"floor_ms\", \"units\": \"ms\", \"value\": %g}",
+			      floor);
+	if (p50 >= 0)
+		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"wait_lag_us_p50\", \"units\": \"us\", \"value\": %g}",
+			      p50);
+	if (p99 >= 0)
+		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"wait_lag_us_p99\", \"units\": \"us\", \"value\": %g}",
+			      p99);
+	rn_buf_printf(b, "], \"devices\": []}%s\n", comma ? "," : "");
+}
+
+static void prog(struct rn_buf *b, const char *p, int ms, bool comma)
+{
+	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"result\": \"pass\", \"status\": \"exit:0\", \"duration_ms\": %d, \"timeout_s\": 60, \"notes\": []}%s\n",
+		      p, ms, comma ? "," : "");
+}
+
+/* Run devpm-bench on dir: exit code; its stdout in out. */
+static int bench(const char *dir, char *out, size_t len)
+{
+	char cmd[PATH_MAX * 2], bin[PATH_MAX];
+	size_t n;
+	FILE *f;
+	int st;
+
+	snprintf(bin, sizeof(bin), "%s/devpm-bench", tr_build());
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' 2>&1", bin, dir);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+TEST(rule_floor_and_lag)
+{
+	char tmp[PATH_MAX], out[16384], text[16384];
+	struct rn_buf b = { 0 };
+	struct rn_json *j;
+	const struct rn_json *ps;
+	double v;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	rn_buf_add(&b, "{\"run_id\": \"r1\", \"cases\": [\n");
+	/* fast: floors 1000 + 500 ms, time 3000 <= 2 x 1500 + 1000. */
+	add_case(&b, "fast", "a", 1000, 100, 900, true);
+	add_case(&b, "fast", "b", 500, 300, 2000, true);
+	/* slow: floor 1000 ms, time 3001 > 2 x 1000 + 1000. */
+	add_case(&b, "slow", "a", 1000, 200, 500, true);
+	/* none: no floor reported. */
+	add_case(&b, "none", "a", -1, -1, -1, false);
+	rn_buf_add(&b, "], \"programs\": [\n");
+	prog(&b, "fast", 3000, true);
+	prog(&b, "slow", 3001, true);
+	prog(&b, "none", 50000, false);
+	rn_buf_add(&b, "]}\n");
+	ASSERT_EQ(0, unit_put(tmp, "summary.json", b.s));
+	rn_buf_free(&b);
+	ASSERT_EQ(0, unit_put(tmp, "env.json",
+			      "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"probe_ms\": \"12.5\", \"probe_cached\": \"3/3\", \"wall_s\": \"60.0\", \"opt_suites\": \"all\"}\n"));
+
+	EXPECT_EQ(1, bench(tmp, out, sizeof(out))) TH_LOG("%s", out);
+	ASSERT_HAS(out, "s/fast                        3.0      1.5    2.0      4.0  pass        200       2000");
+	ASSERT_HAS(out, "s/slow                        3.0      1.0    3.0      3.0  fail        200        500");
+	ASSERT_HAS(out, "s/none                       50.0      n/a    n/a      n/a   n/a        n/a        n/a");
+	ASSERT_HAS(out, "2x+1 s rule: 1 pass, 1 fail, 1 n/a");
+	ASSERT_HAS(out, "boot to first test 4.50 s (target <= 5 s: met)");
+	ASSERT_HAS(out, "12 ms (3/3 from the cache)");
+	/* Not all seven suites: the wall target does not apply. */
+	ASSERT_HAS(out, "all seven on TCG: n/a");
+	ASSERT_HAS(out, "wait_lag_us p50 200, p99 2000");
+	ASSERT_EQ(0, unit_get(tmp, "bench.json", text, sizeof(text)));
+	j = rn_json_parse(text, NULL, 0);
+	ASSERT_NE(NULL, j);
+	ASSERT_TRUE(rn_json_num(j, "rule_fail", &v));
+	EXPECT_EQ(1, v);
+	ASSERT_TRUE(rn_json_num(j, "wait_lag_us_p99", &v));
+	EXPECT_EQ(2000, v);
+	ps = rn_json_get(j, "programs");
+	ASSERT_NE(NULL, ps);
+	ASSERT_EQ(3, ps->n);
+	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_ms", &v));
+	EXPECT_EQ(1500, v);
+	EXPECT_EQ(RN_J_NULL, rn_json_get(ps->items[2], "floor_ms")->type);
+	rn_json_free(j);
+
+	/* Bad input: no run directory. */
+	unit_rm_rf(tmp);
+	EXPECT_EQ(2, bench(tmp, out, sizeof(out)));
+	ASSERT_HAS(out, "cannot read");
+}
+
+TEST_HARNESS_MAIN
