@@ -138,16 +138,23 @@ struct cpu_write {
 	const char *text;	/* NULL: binary value */
 	int32_t value;		/* binary value, or what text parses to */
 	int err;		/* 0 accepted, else -errno */
+	/*
+	 * Accepted by write() but a kernel may drop it: 6.1's
+	 * cpu_latency_qos_write() has no range check and makes a negative
+	 * value the aggregate; later kernels' cpu_latency_qos_update_request()
+	 * returns early, untraced, on cpu_latency_qos_value_invalid().
+	 */
+	bool may_drop;
 };
 
 static const struct cpu_write cpu_writes[] = {
-	{ "zz\n", 0, -EINVAL },
-	{ "80000000\n", 0, -ERANGE },	/* 2^31: s32 overflow */
-	{ "100000000\n", 0, -ERANGE },	/* 2^32 */
-	{ "-2\n", -2, 0 },		/* no range check */
-	{ "junk", 0x6b6e756a, 0 },	/* 4 bytes: a binary s32 */
-	{ NULL, 2147483647, 0 },
-	{ "7fffffff\n", 2147483647, 0 },
+	{ "zz\n", 0, -EINVAL, false },
+	{ "80000000\n", 0, -ERANGE, false },	/* 2^31: s32 overflow */
+	{ "100000000\n", 0, -ERANGE, false },	/* 2^32 */
+	{ "-2\n", -2, 0, true },	/* applied (6.1) or dropped */
+	{ "junk", 0x6b6e756a, 0, false },	/* 4 bytes: a binary s32 */
+	{ NULL, 2147483647, 0, false },
+	{ "7fffffff\n", 2147483647, 0, false },
 };
 
 #define CPU_BASE_US	100	/* the baseline request: hex "64" */
@@ -234,10 +241,25 @@ static void check_cpu_latency(struct devpm_sub *s, struct devpm_trace *t)
 			}
 			continue;
 		}
-		want[nwant++] = w->value;
-		if (devpm_cpu_latency_read(fd, &after) >= 0)
-			devpm_note("%s: accepted %d, aggregate now %d", name,
-				   w->value, after);
+		if (devpm_cpu_latency_read(fd, &after) < 0)
+			break;
+		devpm_note("%s: accepted %d, aggregate now %d", name,
+			   w->value, after);
+		if (w->may_drop && after == before) {
+			devpm_note("%s: %d dropped by the kernel (cpu_latency_qos_value_invalid()): no request traced",
+				   name, w->value);
+		} else if (w->may_drop && after != w->value) {
+			close(fd);
+			devpm_sub_fail(s, name,
+				       "accepted %d moved the aggregate from %d to %d: neither applied nor dropped",
+				       w->value, before, after);
+			return;
+		} else {
+			if (w->may_drop)
+				devpm_note("%s: %d applied (no range check in this kernel's cpu_latency_qos_write())",
+					   name, w->value);
+			want[nwant++] = w->value;
+		}
 		r = devpm_cpu_latency_write_str(fd, "64\n");
 		want[nwant++] = CPU_BASE_US;
 	}
