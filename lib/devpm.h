@@ -31,6 +31,8 @@
 #include "pci_role.h"
 #include "subtree.h"
 #include "vfio.h"
+#include "pci_set.h"
+#include "pci_settle.h"
 #include "baseline.h"
 #include "verdict.h"
 #include "cycle.h"

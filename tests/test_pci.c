@@ -5,14 +5,13 @@
  * contradictions of power/ that are failures), lib/subtree.c (allow a
  * subtree through the journal, put it back), lib/vfio.c (eligibility,
  * and a bind whose journal undo unbinds and clears driver_override), and
- * the PCI suite's choice of the devices that take part (pci_suite.h).
+ * lib/pci_set.c (the PCI suite's choice of the devices that take part).
  */
 #include <fcntl.h>
 
 #include "kselftest_harness.h"
 #include "devpm.h"
 #include "fake_tree.h"
-#include "../suites/pci/pci_suite.h"
 
 #define NIC "/sys/devices/pci0000:00/0000:00:05.0"
 #define SMB "/sys/devices/pci0000:00/0000:00:1f.3"
@@ -448,7 +447,7 @@ TEST_F(sub, vfio_bind_is_undone)
 
 #define XHCI "/sys/devices/pci0000:00/0000:00:02.0"
 
-static bool want_cap(const struct pdev *p, char *why, size_t len)
+static bool want_cap(const struct devpm_pci_dev *p, char *why, size_t len)
 {
 	if (p->info.pm_cap)
 		return true;
@@ -459,8 +458,8 @@ static bool want_cap(const struct pdev *p, char *why, size_t len)
 /* Who takes part: the suite's rules against a fake machine. */
 TEST_F(sub, suite_parts)
 {
-	struct pset s;
-	struct pdev *p;
+	struct devpm_pci_set s;
+	struct devpm_pci_dev *p;
 	char *t = self->tree;
 
 	write_config(t, PORT, 0x1b36, 0x000c, 0x060400, 1, 0, 0, 256);
@@ -474,44 +473,44 @@ TEST_F(sub, suite_parts)
 	tree_device(t, SMB, "pci", "i801_smbus", "auto", "suspended", 0, 0);
 	write_config(t, SMB, 0x8086, 0x2930, 0x0c0500, 0, 0, 0, 256);
 
-	ASSERT_EQ(0, pset_open(&s)) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_pci_set_open(&s)) TH_LOG("%s", devpm_error());
 	EXPECT_EQ(NULL, s.t);	/* no tracefs in a tree: waits poll */
 	ASSERT_EQ(5, s.n);
-	pset_parts(&s, false, NULL);
+	devpm_pci_set_parts(&s, false, NULL);
 
 	/* ahci: usage held by its active port, which control=on keeps. */
-	p = pset_find(&s, "0000:01:00.0");
+	p = devpm_pci_set_find(&s, "0000:01:00.0");
 	ASSERT_TRUE(p != NULL);
 	EXPECT_TRUE(p->busy);
 	EXPECT_TRUE(p->part);
 	/* xhci: as many references as active children, none forbidden. */
-	p = pset_find(&s, "0000:00:02.0");
+	p = devpm_pci_set_find(&s, "0000:00:02.0");
 	EXPECT_FALSE(p->busy);
 	EXPECT_FALSE(p->part);
 	EXPECT_NE(NULL, strstr(p->skip, "holds 2 usage references"));
 	/* A bridge without PM capability never idles. */
-	p = pset_find(&s, "0000:00:04.0");
+	p = devpm_pci_set_find(&s, "0000:00:04.0");
 	EXPECT_FALSE(p->part);
 	EXPECT_TRUE(p->no_bridge_d3);
-	p = pset_find(&s, "0000:00:06.0");
+	p = devpm_pci_set_find(&s, "0000:00:06.0");
 	EXPECT_TRUE(p->part);	/* unbound */
-	p = pset_find(&s, "0000:00:1f.3");
+	p = devpm_pci_set_find(&s, "0000:00:1f.3");
 	EXPECT_TRUE(p->part);	/* capable */
-	pset_close(&s);
+	devpm_pci_set_close(&s);
 
 	/* Negative controls: the port let go, and a case's own choice. */
 	tree_put(t, ATA "/power/control", "auto");
-	ASSERT_EQ(0, pset_open(&s));
-	pset_parts(&s, false, want_cap);
-	p = pset_find(&s, "0000:01:00.0");
+	ASSERT_EQ(0, devpm_pci_set_open(&s));
+	devpm_pci_set_parts(&s, false, want_cap);
+	p = devpm_pci_set_find(&s, "0000:01:00.0");
 	EXPECT_FALSE(p->busy);
 	EXPECT_FALSE(p->part);
-	p = pset_find(&s, "0000:00:1f.3");
+	p = devpm_pci_set_find(&s, "0000:00:1f.3");
 	EXPECT_FALSE(p->part);
 	EXPECT_STREQ("wanted: a PM capability", p->skip);
-	p = pset_find(&s, "0000:00:06.0");
+	p = devpm_pci_set_find(&s, "0000:00:06.0");
 	EXPECT_TRUE(p->part);
-	pset_close(&s);
+	devpm_pci_set_close(&s);
 }
 
 TEST_HARNESS_MAIN

@@ -44,7 +44,7 @@ enum act_kind { ACT_NONE, ACT_SMBUS, ACT_DISK, ACT_VFIO, ACT_CONTROL };
 
 struct action {
 	enum act_kind kind;
-	struct pdev *p;
+	struct devpm_pci_dev *p;
 	int fd;				/* /dev/i2c-N */
 	struct devpm_blk blk;
 	void *buf;
@@ -61,7 +61,7 @@ struct action {
 
 FIXTURE(pci) {
 	off_t mark;
-	struct pset s;
+	struct devpm_pci_set s;
 	struct action *a;
 	struct devpm_sub sub;
 };
@@ -69,7 +69,7 @@ FIXTURE(pci) {
 FIXTURE_SETUP(pci)
 {
 	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_pci_set_open(&self->s)) TH_LOG("%s", devpm_error());
 	self->a = calloc(self->s.n ? self->s.n : 1, sizeof(*self->a));
 	ASSERT_TRUE(self->a != NULL);
 }
@@ -91,7 +91,7 @@ FIXTURE_TEARDOWN(pci)
 	for (i = 0; i < self->s.n; i++)
 		action_close(&self->a[i]);
 	free(self->a);
-	pset_close(&self->s);
+	devpm_pci_set_close(&self->s);
 	devpm_case_teardown(self->mark);
 }
 
@@ -165,7 +165,7 @@ static int find_disk(struct action *a, char *why, size_t len)
 }
 
 /* What real access p's driver offers; 0, or why (a SKIP) in a->why. */
-static int action_find(struct pdev *p, struct action *a)
+static int action_find(struct devpm_pci_dev *p, struct action *a)
 {
 	int r;
 
@@ -228,14 +228,14 @@ static int action_do(struct action *a)
  * The parts with an action, suspended.  short_delay: autosuspend delays
  * made short first, so that an access does not wait for them.
  */
-static void prepare(struct pset *s, struct action *acts, bool short_delay,
-		    pdev_want_fn *want)
+static void prepare(struct devpm_pci_set *s, struct action *acts,
+		    bool short_delay, devpm_pci_want_fn *want)
 {
 	size_t i;
 
-	pset_parts(s, true, want);
+	devpm_pci_set_parts(s, true, want);
 	for (i = 0; i < s->n; i++) {
-		struct pdev *p = &s->v[i];
+		struct devpm_pci_dev *p = &s->v[i];
 
 		if (!p->part)
 			continue;
@@ -245,18 +245,18 @@ static void prepare(struct pset *s, struct action *acts, bool short_delay,
 			continue;
 		}
 	}
-	pset_allow(s, false, short_delay);
-	pset_settle(s);
+	devpm_pci_set_allow(s, false, short_delay);
+	devpm_pci_set_settle(s);
 }
 
 /* Wait until p is suspended again, delay + bound after now. */
-static int suspended_again(struct pset *s, struct pdev *p,
+static int suspended_again(struct devpm_pci_set *s, struct devpm_pci_dev *p,
 			   struct devpm_wait_result *w)
 {
 	devpm_dev_snapshot(&p->d);
 	p->deadline_us = devpm_now_us() +
-			 (uint64_t)(p->delay_ms + PCI_BOUND_MS) * 1000;
-	return pdev_wait_suspended(s, p, w);
+			 (uint64_t)(p->delay_ms + DEVPM_PCI_BOUND_MS) * 1000;
+	return devpm_pci_dev_wait_suspended(s, p, w);
 }
 
 static void *access_one(void *arg)
@@ -272,7 +272,7 @@ static void *access_one(void *arg)
 }
 
 /* Start one thread per part running fn; a part without one skips. */
-static void run_threads(struct pset *s, struct action *acts,
+static void run_threads(struct devpm_pci_set *s, struct action *acts,
 			void *(*fn)(void *))
 {
 	size_t i;
@@ -291,11 +291,11 @@ static void run_threads(struct pset *s, struct action *acts,
 			pthread_join(acts[i].thread, NULL);
 }
 
-static void access_check(struct pset *s, struct action *a,
+static void access_check(struct devpm_pci_set *s, struct action *a,
 			 struct devpm_sub *sub)
 {
 	struct devpm_wait_result w;
-	struct pdev *p = a->p;
+	struct devpm_pci_dev *p = a->p;
 	const struct devpm_event *ev;
 	uint64_t at;
 	size_t n;
@@ -331,7 +331,7 @@ static void access_check(struct pset *s, struct action *a,
 
 TEST_F(pci, access_resumes_device)
 {
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	size_t i;
 
 	if (!s->t)
@@ -351,7 +351,7 @@ TEST_F(pci, access_resumes_device)
 	DEVPM_SUB_END(&self->sub);
 }
 
-static int snapshot_counts(struct pdev *p, long *usage, long *kids)
+static int snapshot_counts(struct devpm_pci_dev *p, long *usage, long *kids)
 {
 	int r = devpm_dev_snapshot(&p->d);
 
@@ -364,11 +364,11 @@ static bool cycle_suspended(void *arg)
 {
 	struct action *a = arg;
 
-	return pdev_status_is(a->p, "suspended");
+	return devpm_pci_dev_status_is(a->p, "suspended");
 }
 
 /* The device's own autosuspend delay in ms (0: it does not use one). */
-static long own_delay_ms(const struct pdev *p)
+static long own_delay_ms(const struct devpm_pci_dev *p)
 {
 	char k[DEVPM_PATH_MAX];
 	long ms;
@@ -388,7 +388,7 @@ static int cycle_wait(struct action *a)
 {
 	struct timespec ts = { 0, 1000000L };
 	uint64_t end = devpm_now_us() +
-		       (uint64_t)(a->p->delay_ms + PCI_BOUND_MS) * 1000;
+		       (uint64_t)(a->p->delay_ms + DEVPM_PCI_BOUND_MS) * 1000;
 	struct devpm_diag diag;
 
 	while (!cycle_suspended(a)) {
@@ -452,10 +452,10 @@ static void *cycles(void *arg)
 	return NULL;
 }
 
-static void check_balance(struct pset *s, struct action *a,
+static void check_balance(struct devpm_pci_set *s, struct action *a,
 			  struct devpm_sub *sub)
 {
-	struct pdev *p = a->p;
+	struct devpm_pci_dev *p = a->p;
 	const struct devpm_event *ev;
 	long usage, kids;
 	size_t n;
@@ -501,13 +501,14 @@ static void check_balance(struct pset *s, struct action *a,
 }
 
 /* No access known: control on -> auto cycles (rule 4, lib/cycle.c). */
-static void check_control_cycles(struct pset *s, struct pdev *p,
+static void check_control_cycles(struct devpm_pci_set *s,
+				 struct devpm_pci_dev *p,
 				 struct devpm_sub *sub)
 {
 	struct devpm_cycle c;
 	int r;
 
-	r = devpm_cycle_control(&p->d, s->t, CYCLES, PCI_BOUND_MS, &c);
+	r = devpm_cycle_control(&p->d, s->t, CYCLES, DEVPM_PCI_BOUND_MS, &c);
 	if (r)
 		devpm_sub_fail(sub, p->d.name, "%s (driver %s)",
 			       c.why[0] ? c.why : devpm_error(),
@@ -520,7 +521,7 @@ static void check_control_cycles(struct pset *s, struct pdev *p,
 
 TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
 {
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	size_t i;
 
 	if (!s->t)
@@ -545,7 +546,8 @@ TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
 	DEVPM_SUB_END(&self->sub);
 }
 
-static bool uses_autosuspend(const struct pdev *p, char *why, size_t len)
+static bool uses_autosuspend(const struct devpm_pci_dev *p, char *why,
+			     size_t len)
 {
 	if (p->d.rpm.have_autosuspend && p->d.rpm.autosuspend_delay_ms >= 0)
 		return true;
@@ -649,11 +651,12 @@ static uint64_t suspend_call_after(const struct devpm_event *ev, size_t n,
  */
 #define TIMER_LATE_MS 10
 
-static void delay_one(struct pset *s, struct action *a, struct devpm_sub *sub)
+static void delay_one(struct devpm_pci_set *s, struct action *a,
+		      struct devpm_sub *sub)
 {
 	struct devpm_wait_result w;
 	struct suspend_timer tm;
-	struct pdev *p = a->p;
+	struct devpm_pci_dev *p = a->p;
 	const struct devpm_event *ev;
 	uint64_t t0, t1, put, susp, late;
 	double err;
@@ -670,7 +673,7 @@ static void delay_one(struct pset *s, struct action *a, struct devpm_sub *sub)
 	p->delay_ms = AUTOSUSPEND_MS;
 	if (suspended_again(s, p, &w)) {
 		devpm_sub_fail(sub, p->d.name, "not suspended %d ms after %s: %s",
-			       AUTOSUSPEND_MS + PCI_BOUND_MS, a->what,
+			       AUTOSUSPEND_MS + DEVPM_PCI_BOUND_MS, a->what,
 			       w.why[0] ? w.why : p->skip);
 		return;
 	}
@@ -716,7 +719,7 @@ static void delay_one(struct pset *s, struct action *a, struct devpm_sub *sub)
 
 TEST_F(pci, autosuspend_delay_honoured)
 {
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	char k[DEVPM_PATH_MAX];
 	size_t i;
 
@@ -729,7 +732,7 @@ TEST_F(pci, autosuspend_delay_honoured)
 		SKIP(return, "no hrtimer trace events: %s", devpm_error());
 	devpm_sub_begin(&self->sub, "autosuspend_delay_honoured");
 	for (i = 0; i < s->n; i++) {
-		struct pdev *p = &s->v[i];
+		struct devpm_pci_dev *p = &s->v[i];
 
 		if (!p->part) {
 			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);

@@ -38,7 +38,8 @@ static bool cmdline_has(const char *word)
 }
 
 /* The PCI devices right behind bridge b. */
-static size_t kids_of(struct pset *s, struct pdev *b, struct pdev **kids)
+static size_t kids_of(struct devpm_pci_set *s, struct devpm_pci_dev *b,
+		      struct devpm_pci_dev **kids)
 {
 	size_t i, k = 0;
 
@@ -48,7 +49,7 @@ static size_t kids_of(struct pset *s, struct pdev *b, struct pdev **kids)
 	return k;
 }
 
-static int d3cold_toggle(struct pdev *p)
+static int d3cold_toggle(struct devpm_pci_dev *p)
 {
 	char k[DEVPM_PATH_MAX];
 	int r;
@@ -61,8 +62,8 @@ static int d3cold_toggle(struct pdev *p)
 }
 
 /* Why bridge b cannot be tested ("" if it can). */
-static void bridge_unfit(struct pdev *b, struct pdev **kids, size_t nk,
-			 char *why, size_t len)
+static void bridge_unfit(struct devpm_pci_dev *b, struct devpm_pci_dev **kids,
+			 size_t nk, char *why, size_t len)
 {
 	size_t i;
 
@@ -90,8 +91,8 @@ static void bridge_unfit(struct pdev *b, struct pdev **kids, size_t nk,
 }
 
 /* With its children held active, the port must refuse to suspend. */
-static int held_child_blocks(struct pset *s, struct pdev *b, char *why,
-			     size_t len)
+static int held_child_blocks(struct devpm_pci_set *s, struct devpm_pci_dev *b,
+			     char *why, size_t len)
 {
 	const struct devpm_event *ev;
 	uint64_t t0;
@@ -99,7 +100,7 @@ static int held_child_blocks(struct pset *s, struct pdev *b, char *why,
 
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
-	if (pdev_control(b, "auto") < 0)
+	if (devpm_pci_dev_control(b, "auto") < 0)
 		goto err;
 	/* pm_runtime_allow() runs rpm_idle: it must fail with -EBUSY. */
 	for (;;) {
@@ -114,7 +115,7 @@ static int held_child_blocks(struct pset *s, struct pdev *b, char *why,
 			break;
 		devpm_trace_poll(s->t, 50);
 	}
-	if (!pdev_status_is(b, "active")) {
+	if (!devpm_pci_dev_status_is(b, "active")) {
 		snprintf(why, len,
 			 "not active while its children were held active");
 		return -1;
@@ -126,8 +127,9 @@ err:
 }
 
 /* Suspend order and resume order; 0 or why. */
-static int check_order(struct pset *s, struct pdev *b, struct pdev **kids,
-		       size_t nk, uint64_t from, char *why, size_t len)
+static int check_order(struct devpm_pci_set *s, struct devpm_pci_dev *b,
+		       struct devpm_pci_dev **kids, size_t nk, uint64_t from,
+		       char *why, size_t len)
 {
 	struct devpm_wait_result w;
 	const struct devpm_event *ev;
@@ -135,14 +137,14 @@ static int check_order(struct pset *s, struct pdev *b, struct pdev **kids,
 	size_t n, i;
 
 	for (i = 0; i < nk; i++)
-		if (pdev_wait_suspended(s, kids[i], &w)) {
+		if (devpm_pci_dev_wait_suspended(s, kids[i], &w)) {
 			snprintf(why, len, "%s did not suspend: %s",
 				 kids[i]->d.name,
 				 w.why[0] ? w.why : kids[i]->skip);
 			return -1;
 		}
-	if (devpm_wait_status(&b->d, s->t, "suspended", pdev_left_ms(b),
-			      &w) < 0) {
+	if (devpm_wait_status(&b->d, s->t, "suspended",
+			      devpm_pci_dev_left_ms(b), &w) < 0) {
 		if (cmdline_has("pcie_port_pm=force"))
 			snprintf(why, len,
 				 "did not suspend after its children (pcie_port_pm=force given): %s",
@@ -180,7 +182,7 @@ static int check_order(struct pset *s, struct pdev *b, struct pdev **kids,
 	/* Resume: each child by control=on; the bridge must come first. */
 	t1 = devpm_now_us();
 	for (i = 0; i < nk; i++)
-		if (pdev_control(kids[i], "on") < 0) {
+		if (devpm_pci_dev_control(kids[i], "on") < 0) {
 			snprintf(why, len, "%s", devpm_error());
 			return -1;
 		}
@@ -219,18 +221,19 @@ static int check_order(struct pset *s, struct pdev *b, struct pdev **kids,
 	return 0;
 }
 
-static void one_bridge(struct pset *s, struct pdev *b, struct pdev **kids,
-		       size_t nk, struct devpm_sub *sub)
+static void one_bridge(struct devpm_pci_set *s, struct devpm_pci_dev *b,
+		       struct devpm_pci_dev **kids, size_t nk,
+		       struct devpm_sub *sub)
 {
 	char why[512];
 	uint64_t from;
 	size_t i;
 
 	/* All active to begin with; the subtrees below the children idle. */
-	if (pdev_control(b, "on") < 0)
+	if (devpm_pci_dev_control(b, "on") < 0)
 		goto err;
 	for (i = 0; i < nk; i++)
-		if (pdev_control(kids[i], "on") < 0 ||
+		if (devpm_pci_dev_control(kids[i], "on") < 0 ||
 		    devpm_subtree_allow(&kids[i]->d, false,
 					&kids[i]->delay_ms, &s->undo) < 0 ||
 		    d3cold_toggle(kids[i]) < 0)
@@ -244,10 +247,11 @@ static void one_bridge(struct pset *s, struct pdev *b, struct pdev **kids,
 	for (i = 0; i < nk; i++) {
 		kids[i]->allow_us = devpm_now_us();
 		kids[i]->deadline_us = kids[i]->allow_us +
-			(uint64_t)(kids[i]->delay_ms + PCI_BOUND_MS) * 1000;
+			(uint64_t)(kids[i]->delay_ms + DEVPM_PCI_BOUND_MS) *
+			1000;
 		if (kids[i]->deadline_us > b->deadline_us)
 			b->deadline_us = kids[i]->deadline_us;
-		if (pdev_control(kids[i], "auto") < 0)
+		if (devpm_pci_dev_control(kids[i], "auto") < 0)
 			goto err;
 	}
 	devpm_dev_snapshot(&b->d);
@@ -268,17 +272,17 @@ err:
 
 TEST_F(pci, bridge_order)
 {
-	struct pset *s = &self->s;
-	struct pdev *kids[MAX_KIDS];
+	struct devpm_pci_set *s = &self->s;
+	struct devpm_pci_dev *kids[MAX_KIDS];
 	char why[512];
 	size_t i, nk;
 
 	if (!s->t)
 		SKIP(return, "needs rpm trace events: %s", s->trace_why);
-	pset_parts(s, true, NULL);
+	devpm_pci_set_parts(s, true, NULL);
 	devpm_sub_begin(&self->sub, "bridge_order");
 	for (i = 0; i < s->n; i++) {
-		struct pdev *b = &s->v[i];
+		struct devpm_pci_dev *b = &s->v[i];
 
 		if (b->info_r < 0 || !b->info.bridge)
 			continue;

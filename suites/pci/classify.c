@@ -33,11 +33,11 @@ FIXTURE_TEARDOWN(pci)
 }
 
 /* Let the subtree of a busy device suspend and read its role again. */
-static void settle_busy(struct pset *s, struct pdev *p)
+static void settle_busy(struct devpm_pci_set *s, struct devpm_pci_dev *p)
 {
 	p->part = true;
-	pset_allow(s, false, false);
-	if (p->part && pdev_unbusy(p))
+	devpm_pci_set_allow(s, false, false);
+	if (p->part && devpm_pci_dev_unbusy(p))
 		snprintf(p->role.why, sizeof(p->role.why), "%s", p->skip);
 	p->part = false;
 }
@@ -45,16 +45,16 @@ static void settle_busy(struct pset *s, struct pdev *p)
 TEST_F(pci, classify)
 {
 	struct devpm_sub sub;
-	struct pset s;
+	struct devpm_pci_set s;
 	char label[96];
 	size_t i;
 	int r;
 
-	r = pset_open(&s);
+	r = devpm_pci_set_open(&s);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
 	devpm_sub_begin(&sub, "classify");
 	for (i = 0; i < s.n; i++) {
-		struct pdev *p = &s.v[i];
+		struct devpm_pci_dev *p = &s.v[i];
 
 		if (p->info_r < 0) {
 			devpm_sub_fail(&sub, p->d.name, "config space: %s",
@@ -65,14 +65,14 @@ TEST_F(pci, classify)
 			snprintf(p->skip, sizeof(p->skip), "no trace: %s",
 				 s.trace_why);
 		else if (p->role.role == DEVPM_PCI_UNKNOWN &&
-			 !pdev_protected(p) &&
+			 !devpm_pci_dev_protected(p) &&
 			 devpm_pci_role_probe(&p->d, s.t, &p->role) < 0)
 			snprintf(p->skip, sizeof(p->skip), "role probe: %s",
 				 devpm_error());
-		if (p->busy && !pdev_protected(p))
+		if (p->busy && !devpm_pci_dev_protected(p))
 			settle_busy(&s, p);
 		devpm_pci_names(s.pci, &p->info);
-		pdev_label(p, label, sizeof(label));
+		devpm_pci_dev_label(p, label, sizeof(label));
 		if (p->busy)
 			devpm_sub_skip(&sub, p->d.name, "%s '%s': cannot tell: %s",
 				       label, p->info.class_name, p->skip);
@@ -89,7 +89,7 @@ TEST_F(pci, classify)
 				       devpm_pci_role_name(p->role.role),
 				       p->role.why);
 	}
-	pset_close(&s);
+	devpm_pci_set_close(&s);
 	DEVPM_SUB_END(&sub);
 }
 

@@ -4,7 +4,7 @@
  * their runtime status, a config read leaves D3hot alone, control=on
  * resumes at once, and the active/suspended time accounting adds up.
  *
- * Each case lets the devices that may suspend do so (pci_suite.h), giving
+ * Each case lets the devices that may suspend do so (lib/pci_settle.h), giving
  * unbound devices with a PM capability to vfio-pci first: that is the path
  * to D3hot at runtime.  Everything written is put back when the case ends.
  */
@@ -21,7 +21,7 @@ static const struct devpm_test_info info = {
 };
 
 /* Devices whose D-state tells something: a PM capability, or no driver. */
-static bool want_dstate(const struct pdev *p, char *why, size_t len)
+static bool want_dstate(const struct devpm_pci_dev *p, char *why, size_t len)
 {
 	if ((p->info_r == 0 && p->info.pm_cap) || !p->d.driver[0])
 		return true;
@@ -29,7 +29,7 @@ static bool want_dstate(const struct pdev *p, char *why, size_t len)
 	return false;
 }
 
-static bool want_pm_cap(const struct pdev *p, char *why, size_t len)
+static bool want_pm_cap(const struct devpm_pci_dev *p, char *why, size_t len)
 {
 	if (p->info_r == 0 && p->info.pm_cap)
 		return true;
@@ -38,7 +38,8 @@ static bool want_pm_cap(const struct pdev *p, char *why, size_t len)
 }
 
 /* The kernel's power_state of p: enum devpm_pci_dstate, -1 unknown. */
-static int read_power_state(const struct pdev *p, char *buf, size_t len)
+static int read_power_state(const struct devpm_pci_dev *p, char *buf,
+			    size_t len)
 {
 	char k[DEVPM_PATH_MAX];
 
@@ -52,15 +53,15 @@ static int read_power_state(const struct pdev *p, char *buf, size_t len)
 TEST_F(pci, idle_devices_suspend)
 {
 	struct devpm_wait_result w;
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	size_t i, n = 0;
 	const struct devpm_event *ev;
 
-	pset_parts(s, true, NULL);
-	pset_allow(s, true, false);
+	devpm_pci_set_parts(s, true, NULL);
+	devpm_pci_set_allow(s, true, false);
 	devpm_sub_begin(&self->sub, "idle_devices_suspend");
 	for (i = 0; i < s->n; i++) {
-		struct pdev *p = &s->v[i];
+		struct devpm_pci_dev *p = &s->v[i];
 		uint64_t at, limit;
 		int r;
 
@@ -75,8 +76,8 @@ TEST_F(pci, idle_devices_suspend)
 				       p->on_status);
 			continue;
 		}
-		limit = p->delay_ms + PCI_BOUND_MS;
-		r = pdev_wait_suspended(s, p, &w);
+		limit = p->delay_ms + DEVPM_PCI_BOUND_MS;
+		r = devpm_pci_dev_wait_suspended(s, p, &w);
 		if (r == 1) {
 			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
 			continue;
@@ -86,7 +87,7 @@ TEST_F(pci, idle_devices_suspend)
 				       "%s %.0f ms after control=auto, limit %llu ms (autosuspend delay %ld + %d): %s",
 				       w.status, ms(devpm_now_us() - p->allow_us),
 				       (unsigned long long)limit, p->delay_ms,
-				       PCI_BOUND_MS,
+				       DEVPM_PCI_BOUND_MS,
 				       w.why[0] ? w.why : devpm_error());
 			continue;
 		}
@@ -115,8 +116,9 @@ TEST_F(pci, idle_devices_suspend)
 }
 
 /* One device's D-state against its runtime status. */
-static void check_dstate(struct pset *s, struct pdev *p, const char *status,
-			 int ps, const char *ps_name, struct devpm_sub *sub)
+static void check_dstate(struct devpm_pci_set *s, struct devpm_pci_dev *p,
+			 const char *status, int ps, const char *ps_name,
+			 struct devpm_sub *sub)
 {
 	unsigned int pmcsr;
 	int pm;
@@ -187,14 +189,14 @@ static void check_dstate(struct pset *s, struct pdev *p, const char *status,
 
 TEST_F(pci, d_state_matches_status)
 {
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	char (*status)[16], (*ps_name)[16];
 	int *ps;
 	size_t i;
 
-	pset_parts(s, true, want_dstate);
-	pset_allow(s, false, true);
-	pset_settle(s);
+	devpm_pci_set_parts(s, true, want_dstate);
+	devpm_pci_set_allow(s, false, true);
+	devpm_pci_set_settle(s);
 	status = calloc(s->n, sizeof(*status));
 	ps_name = calloc(s->n, sizeof(*ps_name));
 	ps = calloc(s->n, sizeof(*ps));
@@ -216,8 +218,8 @@ TEST_F(pci, d_state_matches_status)
 }
 
 /* Resumes of dev traced in [from, to]: started calls that completed. */
-static int traced_resumes(struct pset *s, const char *dev, uint64_t from,
-			  uint64_t to)
+static int traced_resumes(struct devpm_pci_set *s, const char *dev,
+			  uint64_t from, uint64_t to)
 {
 	const struct devpm_event *ev;
 	size_t n;
@@ -227,7 +229,8 @@ static int traced_resumes(struct pset *s, const char *dev, uint64_t from,
 	return devpm_rpm_resumes(ev, n, dev, from, to, NULL, 0);
 }
 
-static void config_read(struct pset *s, struct pdev *p, struct devpm_sub *sub)
+static void config_read(struct devpm_pci_set *s, struct devpm_pci_dev *p,
+			struct devpm_sub *sub)
 {
 	unsigned char cfg[256];
 	const char *parent = strrchr(p->d.parent, '/');
@@ -249,8 +252,8 @@ static void config_read(struct pset *s, struct pdev *p, struct devpm_sub *sub)
 		pn = traced_resumes(s, parent + 1, t0, t1);
 	pm = cfg[p->info.pm_cap + 4] & 3;
 	ps = read_power_state(p, psn, sizeof(psn));
-	if (n || !pdev_status_is(p, "suspended") || ps != DEVPM_PCI_D3HOT ||
-	    pm != DEVPM_PCI_D3HOT) {
+	if (n || !devpm_pci_dev_status_is(p, "suspended") ||
+	    ps != DEVPM_PCI_D3HOT || pm != DEVPM_PCI_D3HOT) {
 		devpm_sub_fail(sub, p->d.name,
 			       "a %zu-byte config read resumed it: %d rpm_resume in the trace, power_state %s, PMCSR %s",
 			       sizeof(cfg), n, psn, devpm_pci_dstate_name(pm));
@@ -258,7 +261,7 @@ static void config_read(struct pset *s, struct pdev *p, struct devpm_sub *sub)
 	}
 	/* The opposite: a resume of this device does show in the trace. */
 	t0 = devpm_now_us();
-	if (pdev_control(p, "on") < 0) {
+	if (devpm_pci_dev_control(p, "on") < 0) {
 		devpm_sub_fail(sub, p->d.name, "control=on: %s", devpm_error());
 		return;
 	}
@@ -275,18 +278,18 @@ static void config_read(struct pset *s, struct pdev *p, struct devpm_sub *sub)
 
 TEST_F(pci, config_read_keeps_d3hot)
 {
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	char psn[16];
 	size_t i;
 
 	if (!s->t)
 		SKIP(return, "needs rpm trace events: %s", s->trace_why);
-	pset_parts(s, true, want_pm_cap);
-	pset_allow(s, false, true);
-	pset_settle(s);
+	devpm_pci_set_parts(s, true, want_pm_cap);
+	devpm_pci_set_allow(s, false, true);
+	devpm_pci_set_settle(s);
 	devpm_sub_begin(&self->sub, "config_read_keeps_d3hot");
 	for (i = 0; i < s->n; i++) {
-		struct pdev *p = &s->v[i];
+		struct devpm_pci_dev *p = &s->v[i];
 
 		if (!p->part) {
 			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
@@ -307,19 +310,19 @@ TEST_F(pci, config_read_keeps_d3hot)
 TEST_F(pci, forbid_resumes_immediately)
 {
 	struct devpm_wait_result w;
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	const struct devpm_event *ev;
 	char st[16];
 	uint64_t t0, t1, at;
 	size_t i, n;
 	int r;
 
-	pset_parts(s, true, NULL);
-	pset_allow(s, false, true);
-	pset_settle(s);
+	devpm_pci_set_parts(s, true, NULL);
+	devpm_pci_set_allow(s, false, true);
+	devpm_pci_set_settle(s);
 	devpm_sub_begin(&self->sub, "forbid_resumes_immediately");
 	for (i = 0; i < s->n; i++) {
-		struct pdev *p = &s->v[i];
+		struct devpm_pci_dev *p = &s->v[i];
 
 		if (!p->part) {
 			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
@@ -328,7 +331,7 @@ TEST_F(pci, forbid_resumes_immediately)
 		if (s->t)
 			devpm_trace_poll(s->t, 0);
 		t0 = devpm_now_us();
-		r = pdev_control(p, "on");
+		r = devpm_pci_dev_control(p, "on");
 		t1 = devpm_now_us();
 		if (r < 0 || devpm_dev_status(&p->d, st, sizeof(st)) < 0) {
 			devpm_sub_fail(&self->sub, p->d.name, "%s",
@@ -357,9 +360,10 @@ TEST_F(pci, forbid_resumes_immediately)
 		/* The opposite: control=auto lets it suspend again. */
 		p->allow_us = devpm_now_us();
 		p->deadline_us = p->allow_us +
-				 (uint64_t)(p->delay_ms + PCI_BOUND_MS) * 1000;
-		if (pdev_control(p, "auto") < 0 ||
-		    pdev_wait_suspended(s, p, &w) != 0) {
+				 (uint64_t)(p->delay_ms + DEVPM_PCI_BOUND_MS) *
+				 1000;
+		if (devpm_pci_dev_control(p, "auto") < 0 ||
+		    devpm_pci_dev_wait_suspended(s, p, &w) != 0) {
 			devpm_sub_fail(&self->sub, p->d.name,
 				       "resumed, but not suspended again after control=auto: %s",
 				       w.why[0] ? w.why : devpm_error());
@@ -381,7 +385,7 @@ struct times {
 	bool ok;
 };
 
-static void read_times(struct pdev *p, struct times *t)
+static void read_times(struct devpm_pci_dev *p, struct times *t)
 {
 	char k[DEVPM_PATH_MAX];
 	long a = 0, s = 0;
@@ -447,8 +451,9 @@ static int check_window(const struct times *t0, const struct times *t1,
  * Was p in state st throughout the window t0..t1?  Its status at both
  * ends, and no transition in between in the trace if there is one.
  */
-static bool steady(struct pset *s, struct pdev *p, const char *st,
-		   const struct times *t0, const struct times *t1)
+static bool steady(struct devpm_pci_set *s, struct devpm_pci_dev *p,
+		   const char *st, const struct times *t0,
+		   const struct times *t1)
 {
 	const struct devpm_event *ev;
 	size_t n;
@@ -466,14 +471,14 @@ static bool steady(struct pset *s, struct pdev *p, const char *st,
 
 TEST_F(pci, runtime_time_accounting)
 {
-	struct pset *s = &self->s;
+	struct devpm_pci_set *s = &self->s;
 	struct times *a0, *a1, *b0, *b1;
 	char why[256], st[16];
 	size_t i;
 
-	pset_parts(s, true, NULL);
-	pset_allow(s, false, true);
-	pset_settle(s);
+	devpm_pci_set_parts(s, true, NULL);
+	devpm_pci_set_allow(s, false, true);
+	devpm_pci_set_settle(s);
 	a0 = calloc(s->n, sizeof(*a0));
 	a1 = calloc(s->n, sizeof(*a1));
 	b0 = calloc(s->n, sizeof(*b0));
@@ -483,7 +488,7 @@ TEST_F(pci, runtime_time_accounting)
 	/* Window A: every device active (the parts resumed by control=on). */
 	for (i = 0; i < s->n; i++)
 		if (s->v[i].part)
-			pdev_control(&s->v[i], "on");
+			devpm_pci_dev_control(&s->v[i], "on");
 	for (i = 0; i < s->n; i++)
 		read_times(&s->v[i], &a0[i]);
 	hold_ms(HOLD_MS);
@@ -491,8 +496,8 @@ TEST_F(pci, runtime_time_accounting)
 		read_times(&s->v[i], &a1[i]);
 
 	/* Window B: the parts suspended again. */
-	pset_allow(s, false, true);
-	pset_settle(s);
+	devpm_pci_set_allow(s, false, true);
+	devpm_pci_set_settle(s);
 	for (i = 0; i < s->n; i++)
 		read_times(&s->v[i], &b0[i]);
 	hold_ms(HOLD_MS);
@@ -501,7 +506,7 @@ TEST_F(pci, runtime_time_accounting)
 
 	devpm_sub_begin(&self->sub, "runtime_time_accounting");
 	for (i = 0; i < s->n; i++) {
-		struct pdev *p = &s->v[i];
+		struct devpm_pci_dev *p = &s->v[i];
 
 		devpm_dev_status(&p->d, st, sizeof(st));
 		if (strcmp(st, "active") && strcmp(st, "suspended")) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pset_fixture.h - the fixture of a PCI case over every device: the set
- * (pci_suite.h) opened before each case and closed after it, and the
+ * (lib/pci_set.h) opened before each case and closed after it, and the
  * case's subtests.  Included after test.h.
  */
 #ifndef DEVPM_PSET_FIXTURE_H
@@ -11,19 +11,19 @@
 
 FIXTURE(pci) {
 	off_t mark;
-	struct pset s;
+	struct devpm_pci_set s;
 	struct devpm_sub sub;
 };
 
 FIXTURE_SETUP(pci)
 {
 	self->mark = devpm_case_setup();
-	ASSERT_EQ(0, pset_open(&self->s)) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_pci_set_open(&self->s)) TH_LOG("%s", devpm_error());
 }
 
 FIXTURE_TEARDOWN(pci)
 {
-	pset_close(&self->s);
+	devpm_pci_set_close(&self->s);
 	devpm_case_teardown(self->mark);
 }
 
