@@ -47,6 +47,9 @@
 #include "qos_bench.h"
 #include "wake_env.h"
 #include "mock_cycle.h"
+#include "platform_wake.h"
+#include "cycle_phases.h"
+#include "cycle_cache.h"
 
 #define DEVPM_VERSION "0.1.0"
 
