@@ -50,6 +50,7 @@
 #include "platform_wake.h"
 #include "cycle_phases.h"
 #include "cycle_cache.h"
+#include "scsi_disk_set.h"
 
 #define DEVPM_VERSION "0.1.0"
 
