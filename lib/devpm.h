@@ -49,6 +49,10 @@
 #include "qos_bench.h"
 #include "wake_env.h"
 #include "mock_cycle.h"
+#include "platform_wake.h"
+#include "cycle_phases.h"
+#include "cycle_cache.h"
+#include "scsi_disk_set.h"
 
 #define DEVPM_VERSION "0.1.0"
 

@@ -14,7 +14,7 @@
  * /sys/power/pm_async=1 and a pm_test=devices cycle with 0.  A cycle that
  * suspends every device costs the machine's whole resume (in QEMU the USB
  * chain alone takes ~1.6 s), so cycles are shared: the first case that
- * needs one runs it and saves it (async_suite.h: cache_*), the later
+ * needs one runs it and saves it (lib/cycle_cache.h), the later
  * cases of the same run read it, and pm_test_levels counts the bench's
  * and real_device_timing's cycles for their levels.  In devpm's QEMU
  * image the bench's cycles run with the xHCI unbound, and so do the
@@ -164,9 +164,9 @@ static int bench_create(char *why, size_t len)
 		}
 		if (!r && b->async_off) {
 			r = devpm_mock_path(id, p, sizeof(p));
-			snprintf(k, sizeof(k), "%s/power/async", p);
 			if (!r)
-				r = devpm_knob_write(k, "disabled");
+				r = devpm_knob_writef("disabled",
+						      "%s/power/async", p);
 		}
 		if (r) {
 			snprintf(why, len, "%s: %s", nm(id), devpm_error());
@@ -228,7 +228,7 @@ static const char *level_state(const char *level, char *why, size_t len)
  */
 static int run_cycle(struct devpm_trace *t, const char *level,
 		     const char *state, const char *name,
-		     struct devpm_sleep_cycle *c, struct cycle_meta *m,
+		     struct devpm_sleep_cycle *c, struct devpm_cycle_meta *m,
 		     int *r, char *why, size_t len)
 {
 	struct devpm_suspend_stats a, b;
@@ -258,7 +258,7 @@ static int bench_cycle(struct devpm_trace *t, const char *level,
 		       const char *key, struct devpm_sleep_cycle *c,
 		       char *why, size_t len)
 {
-	struct cycle_meta m;
+	struct devpm_cycle_meta m;
 	int r;
 
 	if (devpm_knob_write("/sys/power/pm_async", pm_async)) {
@@ -275,7 +275,7 @@ static int bench_cycle(struct devpm_trace *t, const char *level,
 	}
 	devpm_note("%s: pm_test=%s, pm_async=%s, cycle %llu ms, %zu callbacks of mock devices",
 		   cycle, level, pm_async, m.wall_us / 1000, c->ncb);
-	cache_save(key, c, &m);
+	devpm_cycle_cache_save(key, c, &m);
 	return 0;
 }
 
@@ -313,7 +313,7 @@ static void window_levels(struct devpm_trace *t, const char *casename)
 {
 	struct devpm_pm_level lv[12];
 	struct devpm_sleep_cycle c;
-	struct cycle_meta m;
+	struct devpm_cycle_meta m;
 	char name[96], key[32], why[512];
 	const char *state, *lvl;
 	int i, n, r;
@@ -341,7 +341,7 @@ static void window_levels(struct devpm_trace *t, const char *casename)
 			   m.wall_us / 1000);
 		snprintf(key, sizeof(key), "level-%s", lvl);
 		if (!r || r == -ENOENT)
-			cache_save(key, &c, &m);
+			devpm_cycle_cache_save(key, &c, &m);
 		devpm_sleep_cycle_free(&c);
 	}
 }
@@ -357,8 +357,8 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 	char cyc[96], pm_async[8];
 	int r;
 
-	if (!cache_load("on", &self->on, NULL) &&
-	    !cache_load("off", &self->off, NULL)) {
+	if (!devpm_cycle_cache_load("on", &self->on, NULL) &&
+	    !devpm_cycle_cache_load("off", &self->off, NULL)) {
 		devpm_note("the bench cycles of this run, read back (their TIMELINE lines come with the case that ran them)");
 		return 0;
 	}
@@ -858,6 +858,19 @@ static int agree(const struct devpm_sleep_cycle *c,
 	return bad ? 1 : 0;
 }
 
+/* The figures of cycle_phases.h as a note prints them. */
+static unsigned long long ph_us(const struct devpm_sleep_cycle *c,
+				enum devpm_pm_phase ph)
+{
+	return devpm_cycle_phase_us(c, ph);
+}
+
+static unsigned long long side_us(const struct devpm_sleep_cycle *c,
+				  bool suspend)
+{
+	return devpm_cycle_side_us(c, suspend);
+}
+
 TEST_F(sleep, real_device_timing)
 {
 	struct devpm_suspend_stats before, after;
@@ -866,13 +879,13 @@ TEST_F(sleep, real_device_timing)
 	char list[512], kern[512], why[512];
 	uint64_t wall;
 	size_t i, n;
-	struct cycle_meta m = { .level = "none", .state = "freeze",
+	struct devpm_cycle_meta m = { .level = "none", .state = "freeze",
 				.name = "real_device_timing.1" };
 	int ret, r;
 
 	if (!devpm_power_has("/sys/power/state", "freeze"))
 		SKIP(return, "no s2idle: /sys/power/state has no 'freeze'");
-	if (platform_wake_setup(why, sizeof(why)))
+	if (devpm_platform_wake_setup(why, sizeof(why)))
 		SKIP(return, "%s", why);
 	self->t = devpm_sleep_trace_start(NULL);
 	if (!self->t)
@@ -888,7 +901,7 @@ TEST_F(sleep, real_device_timing)
 	ASSERT_NE(NULL, self->k) TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, devpm_suspend_stats_read(&before))
 		TH_LOG("%s", devpm_error());
-	ASSERT_EQ(0, platform_wake_arm("freeze", why, sizeof(why)))
+	ASSERT_EQ(0, devpm_platform_wake_arm("freeze", why, sizeof(why)))
 		TH_LOG("%s", why);
 	r = devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c);
 	if (devpm_suspend_stats_read(&after))
@@ -899,7 +912,7 @@ TEST_F(sleep, real_device_timing)
 	m.success_after = after.success;
 	m.wall_us = wall;
 	if (!r)
-		cache_save("real", &self->c, &m);
+		devpm_cycle_cache_save("real", &self->c, &m);
 	ASSERT_EQ(0, ret) TH_LOG("s2idle: %s", strerror(-ret));
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
 	ASSERT_EQ(before.success + 1, after.success)
@@ -914,34 +927,34 @@ TEST_F(sleep, real_device_timing)
 	n = collect(&self->c, d, self->c.ncb);
 	devpm_note("cycle %llu ms: suspend %llu us (prepare %llu, suspend %llu, late %llu, noirq %llu), resume %llu us (noirq %llu, early %llu, resume %llu, complete %llu); %zu callbacks, %zu kernel records",
 		   (unsigned long long)wall / 1000,
-		   (unsigned long long)side_us(&self->c, true),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_PREPARE),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_SUSPEND),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_SUSPEND_LATE),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_SUSPEND_NOIRQ),
-		   (unsigned long long)side_us(&self->c, false),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME_NOIRQ),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME_EARLY),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_RESUME),
-		   (unsigned long long)phase_us(&self->c, DEVPM_PH_COMPLETE),
+		   side_us(&self->c, true),
+		   ph_us(&self->c, DEVPM_PH_PREPARE),
+		   ph_us(&self->c, DEVPM_PH_SUSPEND),
+		   ph_us(&self->c, DEVPM_PH_SUSPEND_LATE),
+		   ph_us(&self->c, DEVPM_PH_SUSPEND_NOIRQ),
+		   side_us(&self->c, false),
+		   ph_us(&self->c, DEVPM_PH_RESUME_NOIRQ),
+		   ph_us(&self->c, DEVPM_PH_RESUME_EARLY),
+		   ph_us(&self->c, DEVPM_PH_RESUME),
+		   ph_us(&self->c, DEVPM_PH_COMPLETE),
 		   self->c.ncb, self->pr.n);
 	if (devpm_kmsg_lost(self->k))
 		devpm_note("the kernel log overwrote records before they were read (%lu gaps)",
 			   devpm_kmsg_lost(self->k));
-	devpm_metric("-", "suspend_us", side_us(&self->c, true));
-	devpm_metric("-", "resume_us", side_us(&self->c, false));
+	devpm_metric("-", "suspend_us", devpm_cycle_side_us(&self->c, true));
+	devpm_metric("-", "resume_us", devpm_cycle_side_us(&self->c, false));
 	for (i = 0; i < DEVPM_PH_NR; i++) {
 		char key[48];
 
 		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(i));
-		devpm_metric("-", key, phase_us(&self->c, i));
+		devpm_metric("-", key, devpm_cycle_phase_us(&self->c, i));
 	}
 	devpm_metric("-", "cycle_ms", wall / 1000.0);
 	/* The mini-summit's other claim: resume is slower than suspend. */
-	if (side_us(&self->c, true))
+	if (devpm_cycle_side_us(&self->c, true))
 		devpm_metric("-", "resume_over_suspend",
-			     (double)side_us(&self->c, false) /
-			     side_us(&self->c, true));
+			     (double)devpm_cycle_side_us(&self->c, false) /
+			     devpm_cycle_side_us(&self->c, true));
 
 	devpm_sub_begin(&sub, "real_device_timing");
 	for (i = 0; i < n; i++) {
@@ -1018,7 +1031,8 @@ static unsigned int seen_phases(const struct devpm_sleep_cycle *c)
  * set), 1 skip, -1 fail (why).
  */
 static int level_cycle(struct _test_data_sleep *self, const char *level,
-		       struct cycle_meta *m, int *r, char *why, size_t len)
+		       struct devpm_cycle_meta *m, int *r, char *why,
+		       size_t len)
 {
 	static const char *const keys[] = { "real", "on", "off", NULL };
 	char key[32], name[64];
@@ -1027,7 +1041,8 @@ static int level_cycle(struct _test_data_sleep *self, const char *level,
 
 	snprintf(key, sizeof(key), "level-%s", level);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (cache_load(keys[i] ? keys[i] : key, &self->c, m))
+		if (devpm_cycle_cache_load(keys[i] ? keys[i] : key, &self->c,
+					   m))
 			continue;
 		if (!strcmp(m->level, level)) {
 			devpm_note("pm_test=%s: the cycle %s of this run (its TIMELINE lines come with that case)",
@@ -1041,9 +1056,9 @@ static int level_cycle(struct _test_data_sleep *self, const char *level,
 	if (!state)
 		return 1;
 	if (!strcmp(level, "none")) {
-		if (platform_wake_setup(why, len))
+		if (devpm_platform_wake_setup(why, len))
 			return 1;
-		if (platform_wake_arm(state, why, len))
+		if (devpm_platform_wake_arm(state, why, len))
 			return -1;
 	}
 	if (!self->t)
@@ -1062,7 +1077,7 @@ TEST_F(sleep, pm_test_levels)
 {
 	struct devpm_sub sub;
 	struct devpm_pm_level lv[12];
-	struct cycle_meta m;
+	struct devpm_cycle_meta m;
 	char why[512], seen[128];
 	bool has_core = false;
 	int i, n, r, ret;
@@ -1102,7 +1117,7 @@ TEST_F(sleep, pm_test_levels)
 			devpm_sub_fail(&sub, lvl, "%s", why);
 			continue;
 		}
-		phases_seen(&self->c, seen, sizeof(seen));
+		devpm_cycle_phases_seen(&self->c, seen, sizeof(seen));
 		devpm_note("pm_test=%s with state %s: returned %s after %llu ms; phases %s",
 			   lvl, m.state, m.ret ? strerror(-m.ret) : "0",
 			   m.wall_us / 1000, seen);

@@ -58,7 +58,7 @@ struct ctl {
 	struct devpm_dev pci;
 	struct devpm_dev port[MAX_PORTS];
 	int nports;
-	struct dk disk[MAX_PORTS];
+	struct devpm_test_disk disk[MAX_PORTS];
 	int ndisks;
 	char why[512];		/* why it is skipped */
 	bool ok;		/* still under test */
@@ -118,7 +118,7 @@ static int ctl_open(struct ctl *c, const struct devpm_scsi_disk *d,
 		if (!devpm_scsi_pm_ok(o, c->why, sizeof(c->why)))
 			return 1;
 		if (c->ndisks < MAX_PORTS &&
-		    !dk_open(s, o, &c->disk[c->ndisks]))
+		    !devpm_test_disk_open(s, o, &c->disk[c->ndisks]))
 			c->ndisks++;
 	}
 	if (!c->pci.rpm.have_control) {
@@ -151,10 +151,10 @@ static struct devpm_trace *ctl_trace(struct ctl *cs, int nc)
 			names[k++] = c->disk[i].host.name;
 		}
 	}
-	return dk_trace_names(names);
+	return devpm_disk_set_trace_names(names);
 }
 
-static int port_of(const struct ctl *c, const struct dk *x)
+static int port_of(const struct ctl *c, const struct devpm_test_disk *x)
 {
 	int i;
 
@@ -180,7 +180,7 @@ static int hold_ports(struct ctl *c, struct devpm_trace *t, char *why,
 		if (devpm_scsi_rpm_set(c->disk[i].d, DELAY_MS, "auto"))
 			goto err;
 	for (i = 0; i < c->ndisks; i++) {
-		struct dk *x = &c->disk[i];
+		struct devpm_test_disk *x = &c->disk[i];
 
 		if (devpm_wait_status_why(&x->sd, t, "suspended",
 					  DELAY_MS * 2 + 2000, &res) ||
@@ -223,7 +223,7 @@ static int release_ports(struct ctl *c, struct devpm_trace *t, uint64_t t0,
 		snprintf(why, len, "ports and controller suspended (order unchecked: no trace)");
 		return 0;
 	}
-	ev = dk_events(t, &ne);
+	ev = devpm_disk_set_events(t, &ne);
 	a_pci = devpm_rpm_suspended_at(ev, ne, c->pci.name, tp, devpm_now_us(),
 				       NULL);
 	for (i = 0; i < c->nports; i++) {
@@ -238,7 +238,7 @@ static int release_ports(struct ctl *c, struct devpm_trace *t, uint64_t t0,
 			last_port = a;
 	}
 	for (i = 0; i < c->ndisks; i++) {
-		struct dk *x = &c->disk[i];
+		struct devpm_test_disk *x = &c->disk[i];
 		uint64_t d_at = devpm_rpm_suspended_at(ev, ne, x->sd.name, t0,
 						       tp, NULL);
 
@@ -267,8 +267,9 @@ static int release_ports(struct ctl *c, struct devpm_trace *t, uint64_t t0,
 }
 
 /* A read of a suspended chain resumes controller, port, host, target, disk. */
-static int resume_chain(struct ctl *c, struct dk *x, struct devpm_trace *t,
-			void *buf, char *why, size_t len)
+static int resume_chain(struct ctl *c, struct devpm_test_disk *x,
+			struct devpm_trace *t, void *buf, char *why,
+			size_t len)
 {
 	struct devpm_wait_result res;
 	const struct devpm_event *ev;
@@ -305,7 +306,7 @@ static int resume_chain(struct ctl *c, struct dk *x, struct devpm_trace *t,
 	who[2] = x->host.name;
 	who[3] = x->tgt.name;
 	who[4] = x->sd.name;
-	ev = dk_events(t, &ne);
+	ev = devpm_disk_set_events(t, &ne);
 	for (i = 0; i < 5; i++) {
 		int k = devpm_rpm_resumes(ev, ne, who[i], t0, devpm_now_us(),
 					  &at[i], 1);
@@ -457,10 +458,10 @@ TEST_F(ata, ata_port_follows_disk)
 		}
 		devpm_sub_pass(&s, c->pci.name, "%s", why);
 		for (k = 0; k < c->ndisks; k++) {
-			struct dk *x = &c->disk[k];
+			struct devpm_test_disk *x = &c->disk[k];
 
 			if (resume_chain(c, x, self->t, buf, why, sizeof(why)))
-				dk_fail(&s, x, why);
+				devpm_test_disk_fail(&s, x, why);
 			else
 				devpm_sub_pass(&s, x->d->name, "%s: %s",
 					       x->d->block, why);

@@ -37,7 +37,7 @@ FIXTURE(scsi) {
 	off_t mark;
 	struct devpm_scsi_disk *d;
 	size_t n;
-	struct dk *x;
+	struct devpm_test_disk *x;
 	struct devpm_trace *t;
 };
 
@@ -60,7 +60,7 @@ FIXTURE_TEARDOWN(scsi)
 }
 
 /* Wait until every disk still on has sd, target and host suspended. */
-static void settle(struct devpm_sub *s, struct dk *x, size_t n,
+static void settle(struct devpm_sub *s, struct devpm_test_disk *x, size_t n,
 		   struct devpm_trace *t, long delay_ms, bool parents)
 {
 	struct devpm_wait_result res;
@@ -77,24 +77,24 @@ static void settle(struct devpm_sub *s, struct dk *x, size_t n,
 					    &res) ||
 		      devpm_wait_status_why(&x[i].host, t, "suspended", 1000,
 					    &res))))
-			dk_fail(s, &x[i], res.why);
+			devpm_test_disk_fail(s, &x[i], res.why);
 	}
 }
 
 /* Set delay and control on every disk still on. */
-static void set_all(struct devpm_sub *s, struct dk *x, size_t n, long delay,
-		    const char *control)
+static void set_all(struct devpm_sub *s, struct devpm_test_disk *x, size_t n,
+		    long delay, const char *control)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (x[i].on && devpm_scsi_rpm_set(x[i].d, delay, control))
-			dk_fail(s, &x[i], devpm_error());
+			devpm_test_disk_fail(s, &x[i], devpm_error());
 }
 
 static bool any_suspended(void *arg)
 {
-	struct dk *x = ((void **)arg)[0];
+	struct devpm_test_disk *x = ((void **)arg)[0];
 	size_t n = *(size_t *)((void **)arg)[1], i;
 	char st[32];
 
@@ -114,8 +114,8 @@ TEST_F(scsi, disk_autosuspends)
 	size_t n, i;
 
 	devpm_sub_begin(&s, "disk_autosuspends");
-	n = dk_select(&s, self->d, self->n, false, self->x);
-	self->t = dk_trace(self->x, n, NULL);
+	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
+	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	/* Negative control: with control=on no disk may suspend. */
 	set_all(&s, self->x, n, DELAY_MS, "on");
 	{
@@ -129,7 +129,7 @@ TEST_F(scsi, disk_autosuspends)
 				    !devpm_dev_status(&self->x[i].sd, st,
 						      sizeof(st)) &&
 				    !strcmp(st, "suspended"))
-					dk_fail(&s, &self->x[i],
+					devpm_test_disk_fail(&s, &self->x[i],
 						"suspended with control=on");
 			}
 	}
@@ -137,11 +137,11 @@ TEST_F(scsi, disk_autosuspends)
 		t_auto[i] = devpm_now_us();
 		if (self->x[i].on &&
 		    devpm_scsi_rpm_set(self->x[i].d, DELAY_MS, "auto"))
-			dk_fail(&s, &self->x[i], devpm_error());
+			devpm_test_disk_fail(&s, &self->x[i], devpm_error());
 	}
 	settle(&s, self->x, n, self->t, DELAY_MS, true);
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 		const struct devpm_event *ev;
 		uint64_t now = devpm_now_us(), a_sd, a_tgt, a_host, dur;
 		double after;
@@ -149,7 +149,7 @@ TEST_F(scsi, disk_autosuspends)
 
 		if (!x->on)
 			continue;
-		ev = dk_events(self->t, &ne);
+		ev = devpm_disk_set_events(self->t, &ne);
 		a_sd = devpm_rpm_suspended_at(ev, ne, x->sd.name, t_auto[i],
 					      now, &dur);
 		a_tgt = devpm_rpm_suspended_at(ev, ne, x->tgt.name, t_auto[i],
@@ -163,7 +163,7 @@ TEST_F(scsi, disk_autosuspends)
 			continue;
 		}
 		if (!a_sd || !a_tgt || !a_host) {
-			dk_fail(&s, x, "suspended, but the trace shows no suspend of it, its target or host");
+			devpm_test_disk_fail(&s, x, "suspended, but the trace shows no suspend of it, its target or host");
 			continue;
 		}
 		after = (double)(a_sd - t_auto[i]) / 1000;
@@ -175,7 +175,7 @@ TEST_F(scsi, disk_autosuspends)
 			snprintf(why, sizeof(why),
 				 "suspended %.1f ms after control=auto; limit %.0f-%.0f ms (delay %d ms + 25%% + %d ms)",
 				 after, lo, hi, DELAY_MS, SUSPEND_SLACK_MS);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else if (a_tgt < a_sd || a_host < a_tgt) {
 			char why[256];
 
@@ -185,7 +185,7 @@ TEST_F(scsi, disk_autosuspends)
 				 (double)(a_tgt - t_auto[i]) / 1000,
 				 x->host.name,
 				 (double)(a_host - t_auto[i]) / 1000);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else {
 			devpm_sub_pass(&s, x->d->name,
 				       "%s active %d ms with control=on; suspended %.1f ms after control=auto (delay %d ms, callback %llu us), then %s (+%llu us), %s (+%llu us)",
@@ -228,7 +228,7 @@ struct io {
 };
 
 /* Open for writing and save the region (the read resumes the disk). */
-static int io_open(struct dk *x, struct io *io, size_t len)
+static int io_open(struct devpm_test_disk *x, struct io *io, size_t len)
 {
 	int r;
 
@@ -256,7 +256,7 @@ err:
 }
 
 /* Put the region back; a failure is the disk's FAIL. */
-static int io_close(struct dk *x, struct io *io)
+static int io_close(struct devpm_test_disk *x, struct io *io)
 {
 	int r = 0;
 
@@ -298,7 +298,7 @@ struct io_ctx {
  * cycle, before the suspend), read it again while active, write the
  * pattern of k + 1 into block k + 1.  Exactly one resume.
  */
-static int io_burst(struct dk *x, size_t i, int k, void *arg)
+static int io_burst(struct devpm_test_disk *x, size_t i, int k, void *arg)
 {
 	struct io_ctx *c = arg;
 	struct io *io = &c->io[i];
@@ -333,7 +333,7 @@ static int io_burst(struct dk *x, size_t i, int k, void *arg)
 	}
 	if (!c->t)
 		return 0;
-	ev = dk_events(c->t, &n);
+	ev = devpm_disk_set_events(c->t, &n);
 	res = devpm_rpm_resumes(ev, n, x->sd.name, t0, devpm_now_us(), NULL,
 				0);
 	if (res != 1) {
@@ -357,24 +357,24 @@ TEST_F(scsi, io_resumes_data_intact)
 	size_t n, i;
 
 	devpm_sub_begin(&s, "io_resumes_data_intact");
-	n = dk_select(&s, self->d, self->n, true, self->x);
+	n = devpm_disk_set_select(&s, self->d, self->n, true, self->x);
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 
 		if (io_open(x, &io[i], (CYCLES + 1) * BLK)) {
-			dk_fail(&s, x, x->why);
+			devpm_test_disk_fail(&s, x, x->why);
 			continue;
 		}
 		devpm_pattern_fill(io[i].buf, BLK, seed_of(x->d, 0));
 		if (devpm_blk_write(&io[i].b, io[i].buf, BLK, io[i].off))
-			dk_fail(&s, x, devpm_error());
+			devpm_test_disk_fail(&s, x, devpm_error());
 	}
-	c.t = self->t = dk_trace(self->x, n, NULL);
+	c.t = self->t = devpm_disk_set_trace(self->x, n, NULL);
 	set_all(&s, self->x, n, CYCLE_DELAY_MS, "auto");
-	dk_cycles(self->x, n, self->t, CYCLES + 1,
+	devpm_disk_set_cycles(self->x, n, self->t, CYCLES + 1,
 		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, io_burst, &c);
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 		bool was_on = x->on;
 
 		if (io[i].b.fd < 0)
@@ -383,13 +383,13 @@ TEST_F(scsi, io_resumes_data_intact)
 			if (x->failed)
 				devpm_note("%s: %s", x->d->name, x->why);
 			else
-				dk_fail(&s, x, x->why);
+				devpm_test_disk_fail(&s, x, x->why);
 			continue;
 		}
 		if (x->failed)
 			continue;
 		if (!was_on) {
-			dk_fail(&s, x, x->why);
+			devpm_test_disk_fail(&s, x, x->why);
 			continue;
 		}
 		devpm_metric(x->d->name, "first_io_latency_us",
@@ -415,12 +415,12 @@ TEST_F(scsi, resume_order_host_target_disk)
 	void *buf = devpm_blk_alloc(BLK);
 
 	devpm_sub_begin(&s, "resume_order_host_target_disk");
-	n = dk_select(&s, self->d, self->n, false, self->x);
-	self->t = dk_trace(self->x, n, NULL);
+	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
+	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	set_all(&s, self->x, n, DELAY_MS, "auto");
 	settle(&s, self->x, n, self->t, DELAY_MS, true);
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 		const struct devpm_event *ev;
 		uint64_t t0, rh = 0, rt = 0, rd = 0;
 		int nh, nt, nd;
@@ -442,10 +442,10 @@ TEST_F(scsi, resume_order_host_target_disk)
 			r = devpm_blk_read(&b, buf, BLK, 0);
 		devpm_blk_close(&b);
 		if (r) {
-			dk_fail(&s, x, devpm_error());
+			devpm_test_disk_fail(&s, x, devpm_error());
 			continue;
 		}
-		ev = dk_events(self->t, &ne);
+		ev = devpm_disk_set_events(self->t, &ne);
 		nh = devpm_rpm_resumes(ev, ne, x->host.name, t0,
 				       devpm_now_us(), &rh, 1);
 		nt = devpm_rpm_resumes(ev, ne, x->tgt.name, t0,
@@ -458,7 +458,7 @@ TEST_F(scsi, resume_order_host_target_disk)
 			snprintf(why, sizeof(why),
 				 "a read resumed %s %d times, %s %d, the disk %d (want 1 each)",
 				 x->host.name, nh, x->tgt.name, nt, nd);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else if (!(rh < rt && rt < rd)) {
 			char why[256];
 
@@ -468,7 +468,7 @@ TEST_F(scsi, resume_order_host_target_disk)
 				 (unsigned long long)(rh - t0), x->tgt.name,
 				 (unsigned long long)(rt - t0),
 				 (unsigned long long)(rd - t0));
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else {
 			devpm_metric(x->d->name, "resume_us", (double)(rd - t0));
 			devpm_sub_pass(&s, x->d->name,
@@ -491,8 +491,8 @@ struct flush {
 	bool write_after_sync;
 };
 
-static void flush_of(struct devpm_trace *t, const struct dk *x, uint64_t from,
-		     uint64_t to, struct flush *f)
+static void flush_of(struct devpm_trace *t, const struct devpm_test_disk *x,
+		     uint64_t from, uint64_t to, struct flush *f)
 {
 	const struct devpm_event *ev;
 	struct devpm_scsi_cmd c;
@@ -500,7 +500,7 @@ static void flush_of(struct devpm_trace *t, const struct dk *x, uint64_t from,
 	size_t n, i;
 
 	memset(f, 0, sizeof(*f));
-	ev = dk_events(t, &n);
+	ev = devpm_disk_set_events(t, &n);
 	f->suspended = devpm_rpm_suspended_at(ev, n, x->sd.name, from, to,
 					      &dur);
 	f->call = f->suspended - dur;
@@ -528,7 +528,7 @@ static void flush_of(struct devpm_trace *t, const struct dk *x, uint64_t from,
 }
 
 /* Write one block while active, let the disk suspend, read the trace. */
-static int write_then_suspend(struct dk *x, struct io *io,
+static int write_then_suspend(struct devpm_test_disk *x, struct io *io,
 			      struct devpm_trace *t, uint64_t seed,
 			      struct flush *f)
 {
@@ -559,7 +559,8 @@ static int write_then_suspend(struct dk *x, struct io *io,
 }
 
 /* Negative control: the kernel told the cache is off sends no flush. */
-static int flush_control(struct dk *x, struct io *io, struct devpm_trace *t)
+static int flush_control(struct devpm_test_disk *x, struct io *io,
+			 struct devpm_trace *t)
 {
 	char k[DEVPM_PATH_MAX];
 	struct flush f;
@@ -591,8 +592,8 @@ TEST_F(scsi, cache_flushed_before_suspend)
 	size_t n, i;
 
 	devpm_sub_begin(&s, "cache_flushed_before_suspend");
-	n = dk_select(&s, self->d, self->n, true, self->x);
-	self->t = dk_trace(self->x, n, NULL);
+	n = devpm_disk_set_select(&s, self->d, self->n, true, self->x);
+	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	if (self->t) {
 		struct devpm_scsi_disk *dd = calloc(n + 1, sizeof(*dd));
 
@@ -606,7 +607,7 @@ TEST_F(scsi, cache_flushed_before_suspend)
 		free(dd);
 	}
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 		struct io io;
 		struct flush f;
 		int wc = devpm_scsi_write_cache(x->d);
@@ -625,11 +626,11 @@ TEST_F(scsi, cache_flushed_before_suspend)
 			continue;
 		}
 		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto")) {
-			dk_fail(&s, x, devpm_error());
+			devpm_test_disk_fail(&s, x, devpm_error());
 			continue;
 		}
 		if (io_open(x, &io, BLK)) {
-			dk_fail(&s, x, x->why);
+			devpm_test_disk_fail(&s, x, x->why);
 			io_close(x, &io);
 			continue;
 		}
@@ -637,15 +638,15 @@ TEST_F(scsi, cache_flushed_before_suspend)
 				       &f) ||
 		    flush_control(x, &io, self->t)) {
 			io_close(x, &io);
-			dk_fail(&s, x, x->why);
+			devpm_test_disk_fail(&s, x, x->why);
 			continue;
 		}
 		if (io_close(x, &io)) {
-			dk_fail(&s, x, x->why);
+			devpm_test_disk_fail(&s, x, x->why);
 		} else if (!f.sync || f.sync > f.suspended) {
-			dk_fail(&s, x, "no SYNCHRONIZE CACHE between the last WRITE and the suspend");
+			devpm_test_disk_fail(&s, x, "no SYNCHRONIZE CACHE between the last WRITE and the suspend");
 		} else if (f.write_after_sync) {
-			dk_fail(&s, x, "a WRITE came after the SYNCHRONIZE CACHE, before the suspend");
+			devpm_test_disk_fail(&s, x, "a WRITE came after the SYNCHRONIZE CACHE, before the suspend");
 		} else if (f.sync_status[0] &&
 			   strcmp(f.sync_status, "SAM_STAT_GOOD")) {
 			char why[128];
@@ -653,7 +654,7 @@ TEST_F(scsi, cache_flushed_before_suspend)
 			snprintf(why, sizeof(why),
 				 "SYNCHRONIZE CACHE completed with %s",
 				 f.sync_status);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else {
 			devpm_metric(x->d->name, "flush_us",
 				     f.sync_done ? (double)(f.sync_done - f.sync) :
@@ -679,11 +680,11 @@ static long usage_of(struct devpm_dev *d, struct devpm_trace *t,
 
 	if (!devpm_dev_snapshot(d) && d->rpm.have_usage)
 		return d->rpm.usage;
-	ev = dk_events(t, &n);
+	ev = devpm_disk_set_events(t, &n);
 	return devpm_rpm_last_usage(ev, n, d->name, from, devpm_now_us());
 }
 
-static int read_burst(struct dk *x, size_t i, int k, void *arg)
+static int read_burst(struct devpm_test_disk *x, size_t i, int k, void *arg)
 {
 	struct devpm_blk b;
 	int r;
@@ -723,24 +724,24 @@ TEST_F(scsi, usage_balanced_after_cycles)
 	size_t n, i;
 
 	devpm_sub_begin(&s, "usage_balanced_after_cycles");
-	n = dk_select(&s, self->d, self->n, false, self->x);
-	self->t = dk_trace(self->x, n, NULL);
+	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
+	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	set_all(&s, self->x, n, CYCLE_DELAY_MS, "auto");
 	settle(&s, self->x, n, self->t, CYCLE_DELAY_MS, true);
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 		long held;
 
 		if (!x->on)
 			continue;
 		/* Negative control: control=on holds one reference. */
 		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "on") < 0) {
-			dk_fail(&s, x, devpm_error());
+			devpm_test_disk_fail(&s, x, devpm_error());
 			continue;
 		}
 		held = usage_of(&x->sd, self->t, t0);
 		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto") < 0) {
-			dk_fail(&s, x, devpm_error());
+			devpm_test_disk_fail(&s, x, devpm_error());
 			continue;
 		}
 		base[i] = usage_of(&x->sd, self->t, t0);
@@ -751,7 +752,7 @@ TEST_F(scsi, usage_balanced_after_cycles)
 			snprintf(why, sizeof(why),
 				 "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
 				 base[i], baseline_usage(&x->sd));
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else if (base[i] < 0 || held < 0) {
 			devpm_sub_skip(&s, x->d->name,
 				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
@@ -762,19 +763,19 @@ TEST_F(scsi, usage_balanced_after_cycles)
 			snprintf(why, sizeof(why),
 				 "usage %ld with control=on, %ld with auto: the count does not show a held reference",
 				 held, base[i]);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		}
 	}
-	dk_cycles(self->x, n, self->t, USAGE_CYCLES,
+	devpm_disk_set_cycles(self->x, n, self->t, USAGE_CYCLES,
 		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, read_burst, buf);
 	settle(&s, self->x, n, self->t, CYCLE_DELAY_MS, true);
 	for (i = 0; i < n; i++) {
-		struct dk *x = &self->x[i];
+		struct devpm_test_disk *x = &self->x[i];
 		long u;
 
 		if (!x->on) {
 			if (!x->failed && x->why[0])
-				dk_fail(&s, x, x->why);
+				devpm_test_disk_fail(&s, x, x->why);
 			continue;
 		}
 		u = usage_of(&x->sd, self->t, t0);
@@ -786,7 +787,7 @@ TEST_F(scsi, usage_balanced_after_cycles)
 			snprintf(why, sizeof(why),
 				 "usage %ld after %d open/read/close cycles, %ld before",
 				 u, USAGE_CYCLES, base[i]);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else if ((x->tgt.rpm.have_active_kids &&
 			    x->tgt.rpm.active_kids) ||
 			   (x->host.rpm.have_usage && x->host.rpm.usage) ||
@@ -798,7 +799,7 @@ TEST_F(scsi, usage_balanced_after_cycles)
 				 x->tgt.name, x->tgt.rpm.usage,
 				 x->tgt.rpm.active_kids, x->host.name,
 				 x->host.rpm.usage);
-			dk_fail(&s, x, why);
+			devpm_test_disk_fail(&s, x, why);
 		} else {
 			devpm_sub_pass(&s, x->d->name,
 				       "%s: usage %ld before and after %d open/read/close cycles from suspended (control=on showed %ld); %s and %s hold nothing",

@@ -116,7 +116,7 @@ static void reads_of(struct devpm_trace *t, const struct devpm_scsi_disk *d,
 	size_t n, i;
 
 	*started = *timedout = 0;
-	ev = dk_events(t, &n);
+	ev = devpm_disk_set_events(t, &n);
 	for (i = 0; i < n; i++) {
 		if (ev[i].ts_us < from || ev[i].ts_us > to ||
 		    devpm_scsi_parse(&ev[i], &c) || !devpm_scsi_cmd_is(&c, d) ||
@@ -145,7 +145,7 @@ static bool read_dispatched(struct devpm_trace *t,
 }
 
 struct ctx {
-	struct dk *x;
+	struct devpm_test_disk *x;
 	struct devpm_trace *t;
 	struct devpm_blk *b;
 	void *buf;
@@ -161,7 +161,7 @@ static int resumed_once(struct ctx *c, uint64_t t0, uint64_t t1)
 	size_t n;
 	int k;
 
-	ev = dk_events(c->t, &n);
+	ev = devpm_disk_set_events(c->t, &n);
 	k = devpm_rpm_resumes(ev, n, c->x->sd.name, t0, t1, NULL, 0);
 	if (k != 1)
 		snprintf(c->why, c->len,
@@ -346,8 +346,8 @@ static int run_rounds(struct ctx *c, double *t_ms, double *m_ms)
 TEST_F_TIMEOUT(err, error_during_resume_recovers, 60)
 {
 	struct devpm_sub s;
-	char why[768], k[DEVPM_PATH_MAX];
-	struct dk x;
+	char why[768], v[16];
+	struct devpm_test_disk x;
 	size_t i;
 
 	devpm_sub_begin(&s, "error_during_resume_recovers");
@@ -372,9 +372,9 @@ TEST_F_TIMEOUT(err, error_during_resume_recovers, 60)
 			devpm_sub_skip(&s, d->name, "%s", why);
 			continue;
 		}
-		if (dk_open(&s, d, &x))
+		if (devpm_test_disk_open(&s, d, &x))
 			continue;
-		self->t = dk_trace(&x, 1, NULL);
+		self->t = devpm_disk_set_trace(&x, 1, NULL);
 		if (!self->t || devpm_scsi_trace(self->t, d, 1)) {
 			devpm_sub_skip(&s, d->name,
 				       "needs tracefs with scsi events to aim the faults: %s",
@@ -388,15 +388,14 @@ TEST_F_TIMEOUT(err, error_during_resume_recovers, 60)
 		devpm_kmsg_drain(self->k, NULL, NULL);
 		c.t = self->t;
 		c.b = &b;
-		r = devpm_scsi_attr(d, "timeout", k, sizeof(k));
-		if (!r)
-			r = devpm_knob_write_long(k, CMD_TIMEOUT_S);
+		snprintf(v, sizeof(v), "%d", CMD_TIMEOUT_S);
+		r = devpm_knob_writef(v, "%s/timeout", d->path);
 		if (!r)
 			r = devpm_scsi_rpm_set(d, DELAY_MS, "auto");
 		if (!r)
 			r = devpm_blk_open(d->block, true, &b);
 		if (r) {
-			dk_fail(&s, &x, devpm_error());
+			devpm_test_disk_fail(&s, &x, devpm_error());
 			continue;
 		}
 		c.buf = devpm_blk_alloc(BLK);
@@ -422,13 +421,13 @@ TEST_F_TIMEOUT(err, error_during_resume_recovers, 60)
 		free(c.buf);
 		devpm_kmsg_drain(self->k, log_line, &log);
 		if (r) {
-			dk_fail(&s, &x, why);
+			devpm_test_disk_fail(&s, &x, why);
 		} else if (log.bad) {
 			snprintf(why, sizeof(why), "the log has: %s",
 				 log.first_bad);
-			dk_fail(&s, &x, why);
+			devpm_test_disk_fail(&s, &x, why);
 		} else if (!log.eh) {
-			dk_fail(&s, &x, "no error-handling line in the log");
+			devpm_test_disk_fail(&s, &x, "no error-handling line in the log");
 		} else {
 			devpm_metric(d->name, "timeout_recovery_ms", t_ms);
 			devpm_metric(d->name, "medium_error_ms", m_ms);

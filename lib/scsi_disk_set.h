@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * scsi_disk_set.h - a set of SCSI disks under test, each with its target
+ * and host: which disks devpm may test, a trace of all of them, a FAIL
+ * that drops one out, and I/O cycles run on all of them at once (each
+ * burst when its disk is found suspended), so that slow disks do not add
+ * up.
+ */
+#ifndef DEVPM_SCSI_DISK_SET_H
+#define DEVPM_SCSI_DISK_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "device.h"
+#include "report.h"
+#include "scsi.h"
+#include "trace.h"
+
+/* A disk under test. */
+struct devpm_test_disk {
+	const struct devpm_scsi_disk *d;
+	struct devpm_dev sd, tgt, host;
+	bool on;		/* still under test */
+	bool failed;		/* its FAIL line is out */
+	char why[768];		/* why it dropped out */
+};
+
+/* Open sd, target and host of d into x; on error a FAIL line and -1. */
+int devpm_test_disk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
+			 struct devpm_test_disk *x);
+
+/* Drop x out of the test with a FAIL line naming its block device. */
+void devpm_test_disk_fail(struct devpm_sub *s, struct devpm_test_disk *x,
+			  const char *why);
+
+/*
+ * The disks of d[0..n) whose PM knobs devpm may write (and, with data,
+ * that it may write test data to), with a block device and a medium,
+ * opened into x; the others get a SKIP line.  Returns the count.
+ */
+size_t devpm_disk_set_select(struct devpm_sub *s,
+			     const struct devpm_scsi_disk *d, size_t n,
+			     bool data, struct devpm_test_disk *x);
+
+/*
+ * A trace of the rpm events of names (a calloc'd, NULL-ended array, freed
+ * here), or NULL with a "# " note: the waits then poll runtime_status.
+ */
+struct devpm_trace *devpm_disk_set_trace_names(const char **names);
+
+/* Trace every disk, target and host of x[0..n), and up to 7 extra. */
+struct devpm_trace *devpm_disk_set_trace(struct devpm_test_disk *x, size_t n,
+					 const char *const *extra);
+
+/* The events of t so far (polled now); NULL with *n 0 without a trace. */
+const struct devpm_event *devpm_disk_set_events(struct devpm_trace *t,
+						size_t *n);
+
+/*
+ * Run `cycles` bursts on every disk of x[0..n) still on: each when its sd
+ * device is found suspended, at most bound_ms after the previous one.
+ * Between checks it waits for a trace event (or, without one, backs off
+ * 1-16 ms: a suspend is seen within 20 ms).  Each suspend after a burst
+ * adds its autosuspend delay to the case's floor (floor.h).  burst()
+ * returns 0, or -1 with x->why set; a disk that fails or never suspends
+ * drops out (on false) with x->why set.
+ */
+void devpm_disk_set_cycles(struct devpm_test_disk *x, size_t n,
+			   struct devpm_trace *t, int cycles, int bound_ms,
+			   int (*burst)(struct devpm_test_disk *x, size_t i,
+					int cycle, void *arg),
+			   void *arg);
+
+#endif
