@@ -245,15 +245,16 @@ static void check_cpu_latency(struct devpm_sub *s, struct devpm_trace *t)
 			break;
 		devpm_note("%s: accepted %d, aggregate now %d", name,
 			   w->value, after);
-		if (w->may_drop && after == before) {
-			devpm_note("%s: %d dropped by the kernel (cpu_latency_qos_value_invalid()): no request traced",
-				   name, w->value);
-		} else if (w->may_drop && after != w->value) {
+		if (w->may_drop && after != before && after != w->value) {
 			close(fd);
 			devpm_sub_fail(s, name,
 				       "accepted %d moved the aggregate from %d to %d: neither applied nor dropped",
 				       w->value, before, after);
 			return;
+		}
+		if (w->may_drop && after == before) {
+			devpm_note("%s: %d dropped by the kernel (cpu_latency_qos_value_invalid()): no request traced",
+				   name, w->value);
 		} else {
 			if (w->may_drop)
 				devpm_note("%s: %d applied (no range check in this kernel's cpu_latency_qos_write())",
