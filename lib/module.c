@@ -43,18 +43,30 @@ bool devpm_module_loaded(const char *module)
 	return devpm_exists(kpath);
 }
 
-int devpm_module_unload(const char *module)
+/*
+ * The kernel's name of module ('-' as '_') into name; -EINVAL with
+ * devpm_error() for a bad or too long name.
+ */
+static int kernel_name(const char *module, char *name, size_t len)
 {
-	char name[DEVPM_MODULE_NAME_MAX];
 	size_t i;
 
 	if (!module || !devpm_module_name_ok(module) ||
-	    strlen(module) >= sizeof(name))
+	    strlen(module) >= len)
 		return devpm_fail(EINVAL, "bad module name '%s'",
 				  module ? module : "(null)");
 	for (i = 0; module[i]; i++)
 		name[i] = module[i] == '-' ? '_' : module[i];
 	name[i] = '\0';
+	return 0;
+}
+
+int devpm_module_unload(const char *module)
+{
+	char name[DEVPM_MODULE_NAME_MAX];
+
+	if (kernel_name(module, name, sizeof(name)))
+		return -EINVAL;
 	/* Gone already, or a kernel without modules: nothing to do. */
 	if (syscall(SYS_delete_module, name, O_NONBLOCK) < 0 &&
 	    errno != ENOENT && errno != ENOSYS)
@@ -235,16 +247,10 @@ int devpm_journal_loaded_modules(const char *module, const char *before,
 int devpm_module_load(const char *module, const char *params)
 {
 	char name[64], kpath[DEVPM_PATH_MAX], *before, *after;
-	size_t i;
 	int r;
 
-	if (!module || !devpm_module_name_ok(module) ||
-	    strlen(module) >= sizeof(name))
-		return devpm_fail(EINVAL, "bad module name '%s'",
-				  module ? module : "(null)");
-	for (i = 0; module[i]; i++)
-		name[i] = module[i] == '-' ? '_' : module[i];
-	name[i] = '\0';
+	if (kernel_name(module, name, sizeof(name)))
+		return -EINVAL;
 	if (devpm_module_loaded(name))
 		return 0;
 	if (devpm_sysfs_root()[0])

@@ -61,60 +61,19 @@ static int hold_ports(const char *ctl)
 	return r;
 }
 
-int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var)
+/*
+ * Unbind every xhci_hcd device of the PCI list d but those with a mounted
+ * disk below (its ports held on, its bind journaled first) and, when
+ * rebind, bind it again at once.  Frees d.  The number done, or -errno.
+ */
+static int xhci_each(struct devpm_dev *d, size_t n, bool rebind,
+		     const char *keep_var)
 {
-	const char *keep = keep_var ? getenv(keep_var) : NULL;
-	struct devpm_dev *d = NULL;
-	long before;
+	long before = devpm_usb_dev_count();
 	char why[256];
-	size_t n, i;
-	int r = 0, unbound = 0;
-
-	if (!in_qemu || (keep && !strcmp(keep, "1")))
-		return 0;
-	before = devpm_usb_dev_count();
-	if (devpm_dev_list("pci", &d, &n))
-		return 0;
-	for (i = 0; i < n && !r; i++) {
-		if (strcmp(d[i].driver, "xhci_hcd"))
-			continue;
-		if (devpm_dev_protected(d[i].path, why, sizeof(why))) {
-			devpm_note("%s stays bound: %s", d[i].name, why);
-			continue;
-		}
-		r = hold_ports(d[i].path);
-		if (!r)
-			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/bind",
-						     d[i].name);
-		if (!r)
-			r = devpm_write_str(DEVPM_XHCI_DRIVER "/unbind",
-					    d[i].name);
-		if (!r) {
-			unbound++;
-			devpm_note("QEMU: %s (xhci_hcd) unbound for this case (its reset-resume costs ~1.5 s a cycle; %s=1 keeps it)",
-				   d[i].name, keep_var ? keep_var : "-");
-		}
-	}
-	free(d);
-	if (unbound && before > usb_before)
-		usb_before = before;
-	return r ? r : unbound;
-}
-
-int devpm_qemu_xhci_reset(bool in_qemu)
-{
-	struct devpm_dev *d = NULL;
-	long before;
-	char why[256];
-	size_t n, i;
+	size_t i;
 	int r = 0, done = 0;
 
-	if (!in_qemu)
-		return devpm_fail(EOPNOTSUPP, "an xHCI rebind is for devpm's QEMU image only");
-	before = devpm_usb_dev_count();
-	r = devpm_dev_list("pci", &d, &n);
-	if (r)
-		return r;
 	for (i = 0; i < n && !r; i++) {
 		if (strcmp(d[i].driver, "xhci_hcd"))
 			continue;
@@ -129,19 +88,47 @@ int devpm_qemu_xhci_reset(bool in_qemu)
 		if (!r)
 			r = devpm_write_str(DEVPM_XHCI_DRIVER "/unbind",
 					    d[i].name);
-		if (!r)
+		if (!r && rebind)
 			r = devpm_write_str(DEVPM_XHCI_DRIVER "/bind",
 					    d[i].name);
-		if (!r) {
-			done++;
+		if (r)
+			break;
+		done++;
+		if (rebind)
 			devpm_note("QEMU: %s (xhci_hcd) unbound and bound again",
 				   d[i].name);
-		}
+		else
+			devpm_note("QEMU: %s (xhci_hcd) unbound for this case (its reset-resume costs ~1.5 s a cycle; %s=1 keeps it)",
+				   d[i].name, keep_var ? keep_var : "-");
 	}
 	free(d);
 	if (done && before > usb_before)
 		usb_before = before;
 	return r ? r : done;
+}
+
+int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var)
+{
+	const char *keep = keep_var ? getenv(keep_var) : NULL;
+	struct devpm_dev *d = NULL;
+	size_t n;
+
+	if (!in_qemu || (keep && !strcmp(keep, "1")) ||
+	    devpm_dev_list("pci", &d, &n))
+		return 0;
+	return xhci_each(d, n, false, keep_var);
+}
+
+int devpm_qemu_xhci_reset(bool in_qemu)
+{
+	struct devpm_dev *d = NULL;
+	size_t n;
+	int r;
+
+	if (!in_qemu)
+		return devpm_fail(EOPNOTSUPP, "an xHCI rebind is for devpm's QEMU image only");
+	r = devpm_dev_list("pci", &d, &n);
+	return r ? r : xhci_each(d, n, true, NULL);
 }
 
 long devpm_usb_dev_count(void)

@@ -228,12 +228,23 @@ static int qf_read(int fd, char *buf, size_t len)
 	return 0;
 }
 
+/* d's driver: the last part of its "driver" link, n bytes read into t. */
+static void driver_from_link(struct devpm_dev *d, char *t, ssize_t n)
+{
+	const char *slash;
+
+	if (n <= 0)
+		return;
+	t[n] = '\0';
+	slash = strrchr(t, '/');
+	snprintf(d->driver, sizeof(d->driver), "%s", slash ? slash + 1 : t);
+}
+
 /* quick() from the descriptors: 0, or -EBADF to read the paths. */
 static int quick_fds(const int *f, const struct devpm_base_dev *b,
 		     struct devpm_dev *d)
 {
 	char v[64], target[PATH_MAX], *end;
-	const char *slash;
 	ssize_t n;
 	int r;
 
@@ -255,12 +266,7 @@ static int quick_fds(const int *f, const struct devpm_base_dev *b,
 	if (f[QF_DIR] < 0)
 		return -EBADF;
 	n = readlinkat(f[QF_DIR], "driver", target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = '\0';
-		slash = strrchr(target, '/');
-		snprintf(d->driver, sizeof(d->driver), "%s",
-			 slash ? slash + 1 : target);
-	}
+	driver_from_link(d, target, n);
 	return 0;
 }
 
@@ -273,7 +279,6 @@ static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 {
 	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
 	const struct devpm_baseline *base = devpm_baseline();
-	const char *slash;
 	ssize_t n;
 	size_t i;
 
@@ -310,12 +315,7 @@ static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 	if (!devpm_fmt(p, sizeof(p), "%s/driver", b->path) &&
 	    !devpm_real_path(real, sizeof(real), p)) {
 		n = readlink(real, target, sizeof(target) - 1);
-		if (n > 0) {
-			target[n] = '\0';
-			slash = strrchr(target, '/');
-			snprintf(d->driver, sizeof(d->driver), "%s",
-				 slash ? slash + 1 : target);
-		}
+		driver_from_link(d, target, n);
 	}
 	return 0;
 }
