@@ -335,15 +335,20 @@ int devpm_mock_events_open(int id)
 	return fd;
 }
 
-/* "SEQ KIND POINT T_NS": 0, or -EINVAL naming the line. */
+/*
+ * "SEQ KIND POINT T_NS MONO_NS" (or without MONO_NS, from an older
+ * module): 0, or -EINVAL naming the line.
+ */
 static int parse_event(const char *line, struct devpm_mock_event *e)
 {
 	char end;
+	int n;
 
 	memset(e, 0, sizeof(*e));
-	if (sscanf(line, "%" SCNu64 " %7s %15s %" SCNu64 " %c", &e->seq,
-		   e->kind, e->point, &e->t_ns, &end) != 4)
-		return devpm_fail(EINVAL, "devpm_mock event record '%s' is not \"SEQ KIND POINT T_NS\"",
+	n = sscanf(line, "%" SCNu64 " %7s %15s %" SCNu64 " %" SCNu64 " %c",
+		   &e->seq, e->kind, e->point, &e->t_ns, &e->mono_ns, &end);
+	if (n != 4 && n != 5)
+		return devpm_fail(EINVAL, "devpm_mock event record '%s' is not \"SEQ KIND POINT T_NS MONO_NS\"",
 				  line);
 	return 0;
 }

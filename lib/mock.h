@@ -104,6 +104,13 @@ struct devpm_mock_event {
 	char kind[8];		/* soft, hard, stay */
 	char point[16];		/* now, pm_prepare, suspend_late, ... */
 	uint64_t t_ns;		/* CLOCK_BOOTTIME when it fired */
+	/*
+	 * CLOCK_MONOTONIC (the kernel's fast accessor, the trace clock
+	 * "mono") when it fired: places it among trace events exactly,
+	 * whatever sleep time BOOTTIME took in meanwhile.  0 from a module
+	 * older than this field.
+	 */
+	uint64_t mono_ns;
 };
 int devpm_mock_events_open(int id);
 /* Read what is queued now (never blocks): count read, or -errno. */

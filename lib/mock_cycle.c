@@ -232,7 +232,13 @@ int devpm_mc_cycle(struct devpm_mc *m, const struct devpm_mc_shot *s,
 	if (n > 0) {
 		r->lat_us = ((long long)clock_ns(CLOCK_BOOTTIME) -
 			     (long long)ev[0].t_ns) / 1000;
-		phase_at(m, (ev[0].t_ns - boot_mono) / 1000, r->phase,
+		/*
+		 * The mock's mono stamp is the trace clock itself; BOOTTIME
+		 * less the offset before the cycle is off by any sleep time
+		 * the cycle added (an older module has no mono stamp).
+		 */
+		phase_at(m, (ev[0].mono_ns ? ev[0].mono_ns :
+			     ev[0].t_ns - boot_mono) / 1000, r->phase,
 			 sizeof(r->phase));
 	} else {
 		snprintf(r->phase, sizeof(r->phase), "%s",

@@ -241,7 +241,7 @@ TEST_F(mock, event_records)
 	/* Negative: no queue device. */
 	EXPECT_GT(0, devpm_mock_events_open(0));
 	tree_put(self->tree, "/dev/devpm_mock.0",
-		 "1 soft now 1000\n2 hard suspend_late 123456789012");
+		 "1 soft now 1000\n2 hard suspend_late 123456789012 123400000000");
 	fd = devpm_mock_events_open(0);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(2, devpm_mock_events_read(fd, ev, 4));
@@ -249,10 +249,18 @@ TEST_F(mock, event_records)
 	EXPECT_STREQ("soft", ev[0].kind);
 	EXPECT_STREQ("now", ev[0].point);
 	EXPECT_EQ(1000, ev[0].t_ns);
+	EXPECT_EQ(0, ev[0].mono_ns);	/* an older module's record */
 	EXPECT_EQ(2, ev[1].seq);
 	EXPECT_STREQ("hard", ev[1].kind);
 	EXPECT_STREQ("suspend_late", ev[1].point);
 	EXPECT_EQ(123456789012ull, ev[1].t_ns);
+	EXPECT_EQ(123400000000ull, ev[1].mono_ns);
+	close(fd);
+	/* Negative: a sixth field is no record either. */
+	tree_put(self->tree, "/dev/devpm_mock.0", "1 soft now 1 2 3");
+	fd = devpm_mock_events_open(0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, devpm_mock_events_read(fd, ev, 4));
 	close(fd);
 	/* Negative: a malformed record is an error, not an event. */
 	tree_put(self->tree, "/dev/devpm_mock.0", "1 soft");
