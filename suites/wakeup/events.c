@@ -41,6 +41,9 @@ FIXTURE(ev) {
 	struct devpm_mc m;
 };
 
+/* The mock's suspend_noirq callback outlasts every noirq point. */
+#define NOIRQ_HOLD_US	2000
+
 FIXTURE_SETUP(ev)
 {
 	const char *bug = getenv("DEVPM_MOCK_BUG");
@@ -56,6 +59,15 @@ FIXTURE_SETUP(ev)
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
+	/*
+	 * The noirq points fire inside the mock's own suspend_noirq
+	 * callback (the point is armed as it starts): with the QEMU
+	 * controllers unbound the rest of the noirq phase can end within
+	 * 1 ms, and suspend_noirq+1000 would race the phase's end.
+	 */
+	ASSERT_EQ(0, devpm_mock_set_cb(MOCK_ID, DEVPM_MOCK_SUSPEND_NOIRQ,
+				       NOIRQ_HOLD_US, 0))
+		TH_LOG("%s", devpm_error());
 	/* A planted bug, for the suite's negative control (docs). */
 	if (bug && bug[0]) {
 		devpm_note("planted bug: devpm_mock.%d %s", MOCK_ID, bug);
