@@ -27,6 +27,15 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 		     const char **glob);
 
 /*
+ * For DEVPM_TEST_MAIN_SHARED: run setup now, in the parent, before the
+ * harness forks the cases, and cleanup when the parent exits.
+ * test_harness_run() ends in exit(), so cleanup is an atexit handler
+ * that only the parent runs (the forked cases exit too), and it runs
+ * before the journal's restore (registered earlier, so run later).
+ */
+void devpm_test_shared(void (*setup)(void), void (*cleanup)(void));
+
+/*
  * Journal mark taken at the start of each case; restore at its end.  Use
  * in FIXTURE_SETUP / FIXTURE_TEARDOWN:
  *	self->mark = devpm_case_setup();

@@ -129,3 +129,20 @@ int devpm_case_verdict(const char *casename)
 	devpm_wait_lag_report();
 	return n;
 }
+
+static pid_t shared_pid;
+static void (*shared_cleanup)(void);
+
+static void shared_atexit(void)
+{
+	if (getpid() == shared_pid && shared_cleanup)
+		shared_cleanup();
+}
+
+void devpm_test_shared(void (*setup)(void), void (*cleanup)(void))
+{
+	shared_pid = getpid();
+	shared_cleanup = cleanup;
+	atexit(shared_atexit);
+	setup();
+}

@@ -18,38 +18,21 @@
 #include "qos.h"
 
 /*
- * test_harness_run() ends in exit(): the cleanup is an atexit handler,
- * run by the parent only (the forked cases exit too), and before the
- * journal's restore (registered earlier, so run later).
+ * DEVPM_TEST_MAIN_SHARED (lib/test.h) with the QoS record
+ * (DEVPM_QOS_RECORD=1, lib/qos_bench.h) around the program's own setup
+ * and cleanup.
  */
-static pid_t qos_main_pid;
-static void (*qos_main_cleanup)(void);
-
-static inline void qos_main_atexit(void)
-{
-	if (getpid() != qos_main_pid)
-		return;
-	qos_main_cleanup();
-	devpm_qos_record_dump();
-}
-
 #define QOS_TEST_MAIN(info, setup, cleanup) \
-int main(int argc, char **argv) \
+static void qos_main_setup(void) \
 { \
-	enum devpm_test_mode mode; \
-	const char *glob = NULL; \
-	int ret = devpm_test_begin(&(info), argc, argv, &mode, &glob); \
-	if (ret >= 0) \
-		return ret; \
-	ret = devpm_test_select(mode, glob); \
-	if (ret >= 0) \
-		return ret; \
-	qos_main_pid = getpid(); \
-	qos_main_cleanup = cleanup; \
-	atexit(qos_main_atexit); \
 	devpm_qos_record_start(); \
 	setup(); \
-	return devpm_test_harness_run(argv); \
-}
+} \
+static void qos_main_cleanup(void) \
+{ \
+	cleanup(); \
+	devpm_qos_record_dump(); \
+} \
+DEVPM_TEST_MAIN_SHARED(info, qos_main_setup, qos_main_cleanup)
 
 #endif
