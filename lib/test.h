@@ -189,24 +189,12 @@ static inline int devpm_test_harness_run(char **argv)
 	return test_harness_run(1, args);
 }
 
-#define DEVPM_TEST_MAIN(info) \
-int main(int argc, char **argv) \
-{ \
-	enum devpm_test_mode mode; \
-	const char *glob = NULL; \
-	int ret = devpm_test_begin(&(info), argc, argv, &mode, &glob); \
-	if (ret >= 0) \
-		return ret; \
-	ret = devpm_test_select(mode, glob); \
-	if (ret >= 0) \
-		return ret; \
-	return devpm_test_harness_run(argv); \
-}
+#define DEVPM_TEST_MAIN(info) DEVPM_TEST_MAIN_SHARED(info, NULL, NULL)
 
 /*
  * DEVPM_TEST_MAIN with a setup run once in the parent, before the cases
  * are forked (a module load or a trace shared by every case), and a
- * cleanup when the program ends (devpm_test_shared()).
+ * cleanup when the program ends (devpm_test_shared(); NULL: none).
  */
 #define DEVPM_TEST_MAIN_SHARED(info, setup, cleanup) \
 int main(int argc, char **argv) \

@@ -32,6 +32,7 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
  * test_harness_run() ends in exit(), so cleanup is an atexit handler
  * that only the parent runs (the forked cases exit too), and it runs
  * before the journal's restore (registered earlier, so run later).
+ * Either may be NULL (DEVPM_TEST_MAIN: neither).
  */
 void devpm_test_shared(void (*setup)(void), void (*cleanup)(void));
 

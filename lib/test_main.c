@@ -141,8 +141,11 @@ static void shared_atexit(void)
 
 void devpm_test_shared(void (*setup)(void), void (*cleanup)(void))
 {
-	shared_pid = getpid();
-	shared_cleanup = cleanup;
-	atexit(shared_atexit);
-	setup();
+	if (cleanup) {
+		shared_pid = getpid();
+		shared_cleanup = cleanup;
+		atexit(shared_atexit);
+	}
+	if (setup)
+		setup();
 }
