@@ -17,6 +17,7 @@
 #include "kmsg.h"
 #include "needs.h"
 #include "report.h"
+#include "dev_block.h"
 #include "host.h"
 #include "transition.h"
 #include "devnode.h"

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dev_block.c - one device's block inside a case (dev_block.h): the
+ * block's outcome, its clean-ups, and its one result line.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dev_block.h"
+#include "trace.h"
+
+#define DEFER_MAX 8
+/* A block's function may run a block of its own (a child device's). */
+#define DEPTH_MAX 4
+
+struct devpm_dev_block {
+	struct devpm_sub *sub;
+	char dev[128];
+	bool failed, skipped;
+	char msg[1024];		/* the first failure, the skip, or the pass */
+	struct {
+		void (*fn)(void *arg);
+		void *arg;
+	} defer[DEFER_MAX];
+	int ndefer;
+	jmp_buf jb;
+};
+
+/*
+ * Static, not on devpm_dev_run()'s stack: what the block changes between
+ * setjmp() and longjmp() must not be an automatic object of the frame
+ * setjmp() returns to (C11 7.13.2.1).
+ */
+static struct devpm_dev_block blocks[DEPTH_MAX];
+static int depth;
+
+/* The clean-ups run before the line: the verdict sees the device let go. */
+static void run_defers(struct devpm_dev_block *b)
+{
+	while (b->ndefer > 0) {
+		b->ndefer--;
+		b->defer[b->ndefer].fn(b->defer[b->ndefer].arg);
+	}
+}
+
+/* Write b's one line, after its clean-ups. */
+static void finish(struct devpm_dev_block *b)
+{
+	run_defers(b);
+	if (b->failed)
+		devpm_sub_fail(b->sub, b->dev, "%s", b->msg);
+	else if (b->skipped)
+		devpm_sub_skip(b->sub, b->dev, "%s", b->msg);
+	else
+		devpm_sub_pass(b->sub, b->dev, "%s", b->msg);
+}
+
+/*
+ * An abort or skip of b from inside a block nested in it ends the nested
+ * ones first, each with its line, as their own end would.
+ */
+static void unwind_to(struct devpm_dev_block *b)
+{
+	while (depth > 0 && &blocks[depth - 1] != b) {
+		struct devpm_dev_block *in = &blocks[--depth];
+
+		if (!in->failed) {
+			in->failed = true;
+			snprintf(in->msg, sizeof(in->msg),
+				 "did not finish: %s's block ended", b->dev);
+		}
+		finish(in);
+	}
+}
+
+void devpm_dev_run(struct devpm_sub *sub, const char *dev, devpm_dev_fn *fn,
+		   void *arg)
+{
+	struct devpm_dev_block *const b = &blocks[depth];
+
+	if (depth == DEPTH_MAX) {
+		devpm_sub_fail(sub, dev ? dev : "?",
+			       "blocks nested deeper than %d: a bug in the case",
+			       DEPTH_MAX);
+		return;
+	}
+	memset(b, 0, sizeof(*b));
+	b->sub = sub;
+	snprintf(b->dev, sizeof(b->dev), "%s", dev ? dev : "?");
+	depth++;
+	if (setjmp(b->jb) == 0)
+		fn(b, arg);
+	depth--;
+	finish(b);
+}
+
+void devpm_dev_pass(struct devpm_dev_block *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->msg, sizeof(b->msg), fmt, ap);
+	va_end(ap);
+}
+
+static void failv(struct devpm_dev_block *b, const char *fmt, va_list ap)
+{
+	if (b->failed)
+		return;
+	b->failed = true;
+	vsnprintf(b->msg, sizeof(b->msg), fmt, ap);
+}
+
+void devpm_dev_fail(struct devpm_dev_block *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	failv(b, fmt, ap);
+	va_end(ap);
+}
+
+void devpm_dev_abort(struct devpm_dev_block *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	failv(b, fmt, ap);
+	va_end(ap);
+	unwind_to(b);
+	longjmp(b->jb, 1);
+}
+
+void devpm_dev_skip(struct devpm_dev_block *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!b->failed) {
+		b->skipped = true;
+		va_start(ap, fmt);
+		vsnprintf(b->msg, sizeof(b->msg), fmt, ap);
+		va_end(ap);
+	}
+	unwind_to(b);
+	longjmp(b->jb, 1);
+}
+
+int devpm_dev_defer(struct devpm_dev_block *b, void (*fn)(void *arg),
+		    void *arg)
+{
+	if (b->ndefer >= DEFER_MAX) {
+		fn(arg);
+		return -ENOSPC;
+	}
+	b->defer[b->ndefer].fn = fn;
+	b->defer[b->ndefer].arg = arg;
+	b->ndefer++;
+	return 0;
+}
+
+static void stop_trace(void *t)
+{
+	devpm_trace_stop(t);
+}
+
+void devpm_dev_defer_trace_stop(struct devpm_dev_block *b,
+				struct devpm_trace *t)
+{
+	if (t)
+		devpm_dev_defer(b, stop_trace, t);
+}
+
+static void close_fd(void *fd)
+{
+	close((int)(intptr_t)fd);
+}
+
+void devpm_dev_defer_close(struct devpm_dev_block *b, int fd)
+{
+	if (fd >= 0)
+		devpm_dev_defer(b, close_fd, (void *)(intptr_t)fd);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_dev_block.c - a device's block (lib/dev_block.c) ends in exactly one
+ * result line: an abort or skip ends that device's block at once, from any
+ * depth, and not the case; clean-ups run however the block ends; a skip
+ * never hides a failure.
+ */
+#include "kselftest_harness.h"
+#include "unit.h"
+#include "dev_block.h"
+
+static char order[64];
+static int after;	/* how often code after an abort or skip ran */
+
+static void mark(void *c)
+{
+	size_t n = strlen(order);
+
+	order[n] = *(const char *)c;
+	order[n + 1] = '\0';
+}
+
+/* Deep inside a helper, three loops down: the abort still ends the block. */
+static void deep(struct devpm_dev_block *b, int at)
+{
+	int i, j, k;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			for (k = 0; k < 3; k++)
+				if (i * 9 + j * 3 + k == at)
+					devpm_dev_abort(b, "cycle %d: usage 2, 1 at baseline",
+							at);
+}
+
+static void one(struct devpm_dev_block *b, void *arg)
+{
+	static char a = 'a', z = 'b';
+	int i = *(int *)arg;
+
+	devpm_dev_defer(b, mark, &a);
+	devpm_dev_defer(b, mark, &z);
+	switch (i) {
+	case 0:
+		devpm_dev_pass(b, "suspended %.1f ms", 1.5);
+		break;
+	case 1:
+		deep(b, 13);
+		after++;
+		break;
+	case 2:
+		devpm_dev_skip(b, "no PM capability");
+		after++;	/* never */
+		break;
+	case 3:
+		devpm_dev_fail(b, "first: control=on refused");
+		devpm_dev_fail(b, "second");
+		devpm_dev_pass(b, "not this");
+		devpm_dev_skip(b, "nor this");
+		after++;
+		break;
+	case 4:
+		DEVPM_DEV_ASSERT(b, i == 3, "i is %d", i);
+		after++;
+		break;
+	case 5:
+		break;		/* reports nothing */
+	}
+}
+
+/* What a case prints with one device of each ending. */
+static int six(char *out, size_t len)
+{
+	static const char *const dev[] = { "d0", "d1", "d2", "d3", "d4",
+					   "d5" };
+	char file[] = "/tmp/devpm-unit-devblock-XXXXXX";
+	struct devpm_sub s;
+	int fd = mkstemp(file), saved, i, ret;
+
+	close(fd);
+	after = 0;
+	order[0] = '\0';
+	saved = unit_capture_begin(1, file);
+	devpm_sub_begin(&s, "case");
+	for (i = 0; i < 6; i++)
+		devpm_dev_run(&s, dev[i], one, &i);
+	ret = devpm_sub_end(&s);
+	unit_capture_end(1, saved, file, out, len);
+	unlink(file);
+	return ret;
+}
+
+TEST(each_block_ends_in_one_line)
+{
+	char out[4096];
+
+	EXPECT_EQ(1, six(out, sizeof(out)));
+	ASSERT_HAS(out, "    # suspended 1.5 ms\n    ok 1 d0\n");
+	ASSERT_HAS(out, "    # cycle 13: usage 2, 1 at baseline\n    not ok 2 d1\n");
+	ASSERT_HAS(out, "    ok 3 d2 # SKIP no PM capability\n");
+	ASSERT_HAS(out, "    # first: control=on refused\n    not ok 4 d3\n");
+	ASSERT_HAS(out, "    # i == 3: i is 4\n    not ok 5 d4\n");
+	/* A block that reports nothing passes, with no message line. */
+	ASSERT_HAS(out, "    not ok 5 d4\n    ok 6 d5\n    1..6\n");
+	/* Negative control: none of the code after an abort or skip ran. */
+	EXPECT_EQ(0, after);
+	ASSERT_HASNT(out, "not this");
+	ASSERT_HASNT(out, "nor this");
+}
+
+TEST(clean_ups_run_in_reverse_however_the_block_ends)
+{
+	char out[4096];
+
+	six(out, sizeof(out));
+	/* Six blocks, each "b" then "a". */
+	EXPECT_STREQ("babababababa", order);
+}
+
+static void skipper(struct devpm_dev_block *b, void *arg)
+{
+	(void)arg;
+	devpm_dev_skip(b, "no driver bound");
+}
+
+static void child(struct devpm_dev_block *b, void *parent)
+{
+	static char c = 'c';
+
+	devpm_dev_defer(b, mark, &c);
+	devpm_dev_abort(parent, "the parent's block ends: %s",
+			"its child broke it");
+}
+
+static void parent(struct devpm_dev_block *b, void *sub)
+{
+	devpm_dev_run(sub, "child", child, b);
+	after++;
+}
+
+TEST(abort_of_a_parent_block_ends_the_child_first)
+{
+	char file[] = "/tmp/devpm-unit-devblock-XXXXXX", out[1024];
+	struct devpm_sub s;
+	int fd = mkstemp(file), saved;
+
+	close(fd);
+	after = 0;
+	order[0] = '\0';
+	saved = unit_capture_begin(1, file);
+	devpm_sub_begin(&s, "case");
+	devpm_dev_run(&s, "parent", parent, &s);
+	devpm_dev_run(&s, "next", skipper, NULL);
+	devpm_sub_end(&s);
+	unit_capture_end(1, saved, file, out, sizeof(out));
+	unlink(file);
+	EXPECT_EQ(0, after);
+	EXPECT_STREQ("c", order);
+	ASSERT_HAS(out, "    # did not finish: parent's block ended\n    not ok 1 child\n");
+	ASSERT_HAS(out, "    # the parent's block ends: its child broke it\n    not ok 2 parent\n");
+	ASSERT_HAS(out, "    ok 3 next # SKIP no driver bound\n    1..3\n");
+}
+
+TEST(all_skipped_is_a_skip)
+{
+	char file[] = "/tmp/devpm-unit-devblock-XXXXXX", out[1024];
+	struct devpm_sub s;
+	int fd = mkstemp(file), saved, ret;
+
+	close(fd);
+	saved = unit_capture_begin(1, file);
+	devpm_sub_begin(&s, "case");
+	devpm_dev_run(&s, "d0", skipper, NULL);
+	ret = devpm_sub_end(&s);
+	unit_capture_end(1, saved, file, out, sizeof(out));
+	unlink(file);
+	EXPECT_EQ(-1, ret);
+	ASSERT_HAS(out, "    ok 1 d0 # SKIP no driver bound\n");
+}
+
+TEST_HARNESS_MAIN
