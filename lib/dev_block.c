@@ -153,6 +153,16 @@ void devpm_dev_skip(struct devpm_dev_block *b, const char *fmt, ...)
 	longjmp(b->jb, 1);
 }
 
+bool devpm_dev_failed(const struct devpm_dev_block *b)
+{
+	return b->failed;
+}
+
+void devpm_dev_name(struct devpm_dev_block *b, const char *name)
+{
+	snprintf(b->dev, sizeof(b->dev), "%s", name);
+}
+
 int devpm_dev_defer(struct devpm_dev_block *b, void (*fn)(void *arg),
 		    void *arg)
 {

@@ -29,6 +29,8 @@
  *	devpm_dev_skip()	ends the block as a SKIP (report.h: only what
  *				the kernel does not promise); a skip after a
  *				failure stays a failure.
+ *	devpm_dev_name()	names the line after a device found inside
+ *				the block.
  *	devpm_dev_defer()	a clean-up that runs when the block ends, in
  *				reverse order, however it ends; its argument
  *				is taken as the call is made.
@@ -46,6 +48,7 @@
 #ifndef DEVPM_DEV_BLOCK_H
 #define DEVPM_DEV_BLOCK_H
 
+#include <stdbool.h>
 #include "report.h"
 
 struct devpm_trace;
@@ -70,6 +73,13 @@ void devpm_dev_abort(struct devpm_dev_block *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 void devpm_dev_skip(struct devpm_dev_block *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+/* Whether the block has failed so far (to stop early where more proves nothing). */
+bool devpm_dev_failed(const struct devpm_dev_block *b);
+/*
+ * The line's name, when the device the block is about is found inside it
+ * (a client the block creates): the name stays the same in every run.
+ */
+void devpm_dev_name(struct devpm_dev_block *b, const char *name);
 /* -ENOSPC (and fn run at once) when the block has too many. */
 int devpm_dev_defer(struct devpm_dev_block *b, void (*fn)(void *arg),
 		    void *arg);

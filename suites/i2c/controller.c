@@ -72,14 +72,12 @@ static void controllers(struct devpm_i2c_adapter **list, size_t *n,
 	*n = k;
 }
 
-/* The adapter's controller, or false with the case failed. */
-static bool open_ctrl(struct devpm_sub *s, const struct devpm_i2c_adapter *a,
-		      struct devpm_dev *d)
+/* The adapter's controller, or the block ends failed. */
+static void open_ctrl(struct devpm_dev_block *b,
+		      const struct devpm_i2c_adapter *a, struct devpm_dev *d)
 {
-	if (devpm_dev_open(d, a->ctrl) >= 0)
-		return true;
-	devpm_sub_fail(s, a->ctrl_name, "%s", devpm_error());
-	return false;
+	if (devpm_dev_open(d, a->ctrl) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
 }
 
 FIXTURE_SETUP(i2c)
@@ -219,102 +217,84 @@ static bool held_by_others(struct devpm_dev *d, char *why, size_t len)
 	return true;
 }
 
+static void autosuspends_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct devpm_i2c_adapter *a = arg;
+	struct devpm_wait_result res;
+	struct devpm_trace *t;
+	struct devpm_dev d;
+	char why[640];
+	long delay;
+	uint64_t t0;
+	int hold, r;
+
+	open_ctrl(b, a, &d);
+	delay = d.rpm.have_autosuspend ? d.rpm.autosuspend_delay_ms : 0;
+	if (delay < 0)
+		devpm_dev_skip(b, "autosuspend_delay_ms=%ld: user space turned autosuspend off",
+			       delay);
+	t = start_trace(d.name, NULL);
+	devpm_dev_defer_trace_stop(b, t);
+	/* Negative control: control=on must keep it active. */
+	if (devpm_dev_knob_write(&d, "control", "on"))
+		devpm_dev_abort(b, "control=on: %s", devpm_error());
+	if (devpm_wait_status_why(&d, t, "active", 1000, &res))
+		devpm_dev_abort(b, "control=on: %s", res.why);
+	/*
+	 * With auto it would suspend within delay + 25% of its last use,
+	 * which is long past unless something else uses it: a hold of up
+	 * to 500 ms + 300 ms shows the difference.
+	 */
+	hold = (int)(delay + delay / 4 < 500 ? delay + delay / 4 : 500) + 300;
+	r = devpm_wait_status_why(&d, t, "suspended", hold, &res);
+	if (!r)
+		devpm_dev_abort(b, "suspended %.0f ms after control=on: control=on must keep it active",
+				(double)res.waited_us / 1000);
+	if (r != -ETIMEDOUT)
+		devpm_dev_abort(b, "%s", devpm_error());
+	t0 = devpm_now_us();
+	if (devpm_dev_knob_write(&d, "control", "auto"))
+		devpm_dev_abort(b, "control=auto: %s", devpm_error());
+	r = devpm_wait_status_why(&d, t, "suspended",
+				  (int)(delay + delay / 4 + 500), &res);
+	if (r && held_by_others(&d, why, sizeof(why)))
+		devpm_dev_skip(b, "%s", why);
+	if (r)
+		devpm_dev_abort(b, "%s (limit %ld ms: delay %ld ms + 25%% + 500 ms)",
+				res.why, delay + delay / 4 + 500, delay);
+	devpm_metric(d.name, "suspend_after_ms",
+		     (double)(res.at_us - t0) / 1000);
+	devpm_dev_pass(b, "for %s: active %d ms with control=on, suspended %.1f ms after control=auto (delay %ld ms)",
+		       a->name, hold, (double)(res.at_us - t0) / 1000, delay);
+}
+
+/* Each controller's block in its own line, named after the controller. */
+static void each_controller(struct _test_data_i2c *self, struct devpm_sub *s,
+			    devpm_dev_fn *fn)
+{
+	size_t i;
+
+	controllers(&self->ad, &self->n, s);
+	for (i = 0; i < self->n; i++)
+		devpm_dev_run(s, self->ad[i].ctrl_name, fn, &self->ad[i]);
+}
+
 TEST_F(i2c, controller_autosuspends)
 {
 	struct devpm_sub s;
-	char why[640];
-	size_t i;
 
 	devpm_sub_begin(&s, "controller_autosuspends");
-	controllers(&self->ad, &self->n, &s);
-	for (i = 0; i < self->n; i++) {
-		const struct devpm_i2c_adapter *a = &self->ad[i];
-		struct devpm_wait_result res;
-		struct devpm_trace *t;
-		struct devpm_dev d;
-		long delay;
-		uint64_t t0;
-		int hold, r;
-
-		if (!open_ctrl(&s, a, &d))
-			continue;
-		delay = d.rpm.have_autosuspend ? d.rpm.autosuspend_delay_ms : 0;
-		if (delay < 0) {
-			devpm_sub_skip(&s, d.name,
-				       "autosuspend_delay_ms=%ld: user space turned autosuspend off",
-				       delay);
-			continue;
-		}
-		t = start_trace(d.name, NULL);
-		/* Negative control: control=on must keep it active. */
-		if (devpm_dev_knob_write(&d, "control", "on")) {
-			devpm_sub_fail(&s, d.name, "control=on: %s",
-				       devpm_error());
-			goto next;
-		}
-		if (devpm_wait_status_why(&d, t, "active", 1000, &res)) {
-			devpm_sub_fail(&s, d.name, "control=on: %s", res.why);
-			goto next;
-		}
-		/*
-		 * With auto it would suspend within delay + 25% of its last
-		 * use, which is long past unless something else uses it: a
-		 * hold of up to 500 ms + 300 ms shows the difference.
-		 */
-		hold = (int)(delay + delay / 4 < 500 ? delay + delay / 4 :
-			     500) + 300;
-		r = devpm_wait_status_why(&d, t, "suspended", hold, &res);
-		if (!r) {
-			devpm_sub_fail(&s, d.name,
-				       "suspended %.0f ms after control=on: control=on must keep it active",
-				       (double)res.waited_us / 1000);
-			goto next;
-		}
-		if (r != -ETIMEDOUT) {
-			devpm_sub_fail(&s, d.name, "%s", devpm_error());
-			goto next;
-		}
-		t0 = devpm_now_us();
-		r = devpm_dev_knob_write(&d, "control", "auto");
-		if (r) {
-			devpm_sub_fail(&s, d.name, "control=auto: %s",
-				       devpm_error());
-			goto next;
-		}
-		r = devpm_wait_status_why(&d, t, "suspended",
-					  (int)(delay + delay / 4 + 500), &res);
-		if (r && held_by_others(&d, why, sizeof(why))) {
-			devpm_sub_skip(&s, d.name, "%s", why);
-			goto next;
-		}
-		if (r) {
-			devpm_sub_fail(&s, d.name, "%s (limit %ld ms: delay %ld ms + 25%% + 500 ms)",
-				       res.why,
-				       delay + delay / 4 + 500, delay);
-			goto next;
-		}
-		devpm_metric(d.name, "suspend_after_ms",
-			     (double)(res.at_us - t0) / 1000);
-		devpm_sub_pass(&s, d.name,
-			       "for %s: active %d ms with control=on, suspended %.1f ms after control=auto (delay %ld ms)",
-			       a->name, hold, (double)(res.at_us - t0) / 1000,
-			       delay);
-next:
-		if (t)
-			devpm_trace_stop(t);
-	}
+	each_controller(self, &s, autosuspends_one);
 	DEVPM_SUB_END(&s);
 }
 
 /* The i801 adapters among the controllers; the others are skipped. */
-static bool i801_only(struct devpm_sub *s, const struct devpm_i2c_adapter *a)
+static void i801_only(struct devpm_dev_block *b,
+		      const struct devpm_i2c_adapter *a)
 {
-	if (devpm_i2c_is_i801(a))
-		return true;
-	devpm_sub_skip(s, a->ctrl_name,
-		       "%s (i2c-%d): no address known to be safe to read (only an i801's SPD EEPROM at 0x%02x is read)",
-		       a->name, a->nr, EEPROM_ADDR);
-	return false;
+	if (!devpm_i2c_is_i801(a))
+		devpm_dev_skip(b, "%s (i2c-%d): no address known to be safe to read (only an i801's SPD EEPROM at 0x%02x is read)",
+			       a->name, a->nr, EEPROM_ADDR);
 }
 
 /*
@@ -401,115 +381,87 @@ static int before_read(struct devpm_dev *d, struct devpm_trace *t, int k,
 	return !strcmp(st, "suspended");
 }
 
-TEST_F(i2c, eeprom_read_resumes_controller)
+/*
+ * The controller's line until the EEPROM client is found, then the
+ * client's: what the reads say is about the client's resume path.
+ */
+static void eeprom_one(struct devpm_dev_block *b, void *arg)
 {
+	const struct devpm_i2c_adapter *a = arg;
 	unsigned char ref[EEPROM_LEN], buf[EEPROM_LEN];
 	char client[DEVPM_PATH_MAX], nvmem[DEVPM_PATH_MAX], why[512];
 	uint64_t lat_s[READS], lat_a[READS];
+	struct devpm_wait_result res;
+	struct devpm_trace *t;
+	struct devpm_dev d, c;
+	size_t ns = 0, na = 0;
+	ssize_t got;
+	int k, r;
+
+	i801_only(b, a);
+	if (devpm_module_load("at24", NULL))
+		devpm_dev_skip(b, "%s", devpm_error());
+	r = eeprom_client(a, client, sizeof(client), nvmem, sizeof(nvmem), why,
+			  sizeof(why));
+	if (r > 0)
+		devpm_dev_skip(b, "%s", why);
+	if (r)
+		devpm_dev_abort(b, "%s", why);
+	if (devpm_dev_open(&d, a->ctrl) < 0 || devpm_dev_open(&c, client) < 0 ||
+	    ctrl_prepare(&d, CYCLE_DELAY_MS))
+		devpm_dev_abort(b, "%s", devpm_error());
+	devpm_dev_name(b, c.name);
+	t = start_trace(d.name, c.name);
+	devpm_dev_defer_trace_stop(b, t);
+	for (k = 0; k < READS; k++) {
+		bool susp;
+		uint64_t t0, t1;
+
+		r = before_read(&d, t, k, &res);
+		if (r < 0)
+			devpm_dev_abort(b, "before read %d: %s", k + 1, res.why);
+		susp = r;
+		t0 = devpm_now_us();
+		got = devpm_i2c_eeprom_read(nvmem, buf, sizeof(buf), 0);
+		t1 = devpm_now_us();
+		if (got != EEPROM_LEN)
+			devpm_dev_abort(b, "read %d: %s", k + 1,
+					got < 0 ? devpm_error() : "short read");
+		if (susp)
+			lat_s[ns++] = t1 - t0;
+		else
+			lat_a[na++] = t1 - t0;
+		if (!k)
+			memcpy(ref, buf, sizeof(ref));
+		else if (memcmp(ref, buf, sizeof(ref)))
+			devpm_dev_fail(b, "read %d differs from read 1", k + 1);
+		if (check_read(t, d.name, susp, t0, t1, why, sizeof(why)))
+			devpm_dev_fail(b, "read %d: %s", k + 1, why);
+		/* The reads after a wrong one prove nothing more. */
+		if (devpm_dev_failed(b))
+			return;
+	}
+	if (wait_suspended(&d, t, CYCLE_DELAY_MS, &res) ||
+	    (c.rpm.have_status &&
+	     devpm_wait_status_why(&c, t, "suspended", 1000, &res)))
+		devpm_dev_abort(b, "after the reads: %s", res.why);
+	if (!ns)
+		devpm_dev_abort(b, "no read found %s suspended: nothing was tested",
+				d.name);
+	devpm_dev_pass(b, "%d reads of %d bytes identical; %zu resumed %s from suspended, %zu found it active; %s and %s suspended again",
+		       READS, EEPROM_LEN, ns, d.name, na, d.name, c.name);
+	devpm_metric(c.name, "first_read_latency_us",
+		     (double)median(lat_s, ns));
+	devpm_metric(c.name, "active_read_latency_us",
+		     (double)median(lat_a, na));
+}
+
+TEST_F(i2c, eeprom_read_resumes_controller)
+{
 	struct devpm_sub s;
-	size_t i;
-	int r;
 
 	devpm_sub_begin(&s, "eeprom_read_resumes_controller");
-	controllers(&self->ad, &self->n, &s);
-	for (i = 0; i < self->n; i++) {
-		const struct devpm_i2c_adapter *a = &self->ad[i];
-		struct devpm_wait_result res;
-		struct devpm_trace *t = NULL;
-		struct devpm_dev d, c;
-		size_t ns = 0, na = 0;
-		int k, fails = 0;
-		ssize_t got;
-
-		if (!i801_only(&s, a))
-			continue;
-		r = devpm_module_load("at24", NULL);
-		if (r) {
-			devpm_sub_skip(&s, a->ctrl_name, "%s", devpm_error());
-			continue;
-		}
-		r = eeprom_client(a, client, sizeof(client), nvmem,
-				  sizeof(nvmem), why, sizeof(why));
-		if (r) {
-			if (r > 0)
-				devpm_sub_skip(&s, a->ctrl_name, "%s", why);
-			else
-				devpm_sub_fail(&s, a->ctrl_name, "%s", why);
-			continue;
-		}
-		if (devpm_dev_open(&d, a->ctrl) < 0 ||
-		    devpm_dev_open(&c, client) < 0 ||
-		    ctrl_prepare(&d, CYCLE_DELAY_MS)) {
-			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
-			continue;
-		}
-		t = start_trace(d.name, c.name);
-		for (k = 0; k < READS && !fails; k++) {
-			bool susp;
-			uint64_t t0, t1;
-
-			r = before_read(&d, t, k, &res);
-			if (r < 0) {
-				devpm_sub_fail(&s, c.name, "before read %d: %s",
-					       k + 1, res.why);
-				fails++;
-				break;
-			}
-			susp = r;
-			t0 = devpm_now_us();
-			got = devpm_i2c_eeprom_read(nvmem, buf, sizeof(buf), 0);
-			t1 = devpm_now_us();
-			if (got != EEPROM_LEN) {
-				devpm_sub_fail(&s, c.name, "read %d: %s", k + 1,
-					       got < 0 ? devpm_error() :
-					       "short read");
-				fails++;
-				break;
-			}
-			if (susp)
-				lat_s[ns++] = t1 - t0;
-			else
-				lat_a[na++] = t1 - t0;
-			if (!k)
-				memcpy(ref, buf, sizeof(ref));
-			else if (memcmp(ref, buf, sizeof(ref))) {
-				devpm_sub_fail(&s, c.name, "read %d differs from read 1",
-					       k + 1);
-				fails++;
-			}
-			if (check_read(t, d.name, susp, t0, t1, why,
-				       sizeof(why))) {
-				devpm_sub_fail(&s, c.name, "read %d: %s", k + 1,
-					       why);
-				fails++;
-			}
-		}
-		if (!fails && (wait_suspended(&d, t, CYCLE_DELAY_MS, &res) ||
-			       (c.rpm.have_status &&
-				devpm_wait_status_why(&c, t, "suspended",
-						      1000, &res)))) {
-			devpm_sub_fail(&s, c.name, "after the reads: %s",
-				       res.why);
-			fails++;
-		}
-		if (!fails) {
-			if (!ns)
-				devpm_sub_fail(&s, c.name,
-					       "no read found %s suspended: nothing was tested",
-					       d.name);
-			else
-				devpm_sub_pass(&s, c.name,
-					       "%d reads of %d bytes identical; %zu resumed %s from suspended, %zu found it active; %s and %s suspended again",
-					       READS, EEPROM_LEN, ns, d.name, na,
-					       d.name, c.name);
-			devpm_metric(c.name, "first_read_latency_us",
-				     (double)median(lat_s, ns));
-			devpm_metric(c.name, "active_read_latency_us",
-				     (double)median(lat_a, na));
-		}
-		if (t)
-			devpm_trace_stop(t);
-	}
+	each_controller(self, &s, eeprom_one);
 	DEVPM_SUB_END(&s);
 }
 
@@ -542,99 +494,70 @@ static int open_i2c_dev(const struct devpm_i2c_adapter *a, bool *force,
 	return fd;
 }
 
+static void smbus_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct devpm_i2c_adapter *a = arg;
+	struct devpm_wait_result res;
+	struct devpm_trace *t;
+	struct devpm_dev d;
+	char why[512];
+	bool force;
+	int fd, k, r, ns = 0;
+
+	i801_only(b, a);
+	fd = open_i2c_dev(a, &force, why, sizeof(why));
+	if (fd < 0)
+		devpm_dev_skip(b, "%s", why);
+	devpm_dev_defer_close(b, fd);
+	if (devpm_dev_open(&d, a->ctrl) < 0 || ctrl_prepare(&d, CYCLE_DELAY_MS))
+		devpm_dev_abort(b, "%s", devpm_error());
+	t = start_trace(d.name, NULL);
+	devpm_dev_defer_trace_stop(b, t);
+	/* Register k read twice: from suspended, then while active. */
+	for (k = 0; k < READS; k++) {
+		uint64_t t0, t1;
+		bool susp;
+		int v, first = 0;
+
+		r = before_read(&d, t, k, &res);
+		if (r < 0)
+			devpm_dev_abort(b, "before transfer %d: %s", k + 1,
+					res.why);
+		susp = r;
+		ns += susp;
+		t0 = devpm_now_us();
+		v = devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k / 2, force);
+		t1 = devpm_now_us();
+		if (v == -ENXIO && !k)
+			devpm_dev_skip(b, "no device answers at 0x%02x on i2c-%d",
+				       EEPROM_ADDR, a->nr);
+		if (v < 0)
+			devpm_dev_abort(b, "transfer %d: %s", k + 1,
+					devpm_error());
+		if (k % 2 == 0)
+			first = v;
+		else if (v != first)
+			devpm_dev_fail(b, "register 0x%02x read 0x%02x from suspended, 0x%02x while active",
+				       k / 2, first, v);
+		if (check_read(t, d.name, susp, t0, t1, why, sizeof(why)))
+			devpm_dev_fail(b, "transfer %d: %s", k + 1, why);
+		if (devpm_dev_failed(b))
+			return;
+	}
+	if (wait_suspended(&d, t, CYCLE_DELAY_MS, &res))
+		devpm_dev_abort(b, "after the transfers: %s", res.why);
+	if (!ns)
+		devpm_dev_abort(b, "no transfer found it suspended: nothing was tested");
+	devpm_dev_pass(b, "%d SMBus reads of 0x%02x on i2c-%d: each made rpm_resume calls, %d resumed it from suspended, values stable; suspended again",
+		       READS, EEPROM_ADDR, a->nr, ns);
+}
+
 TEST_F(i2c, smbus_transfer_resumes_controller)
 {
 	struct devpm_sub s;
-	char why[512];
-	size_t i;
 
 	devpm_sub_begin(&s, "smbus_transfer_resumes_controller");
-	controllers(&self->ad, &self->n, &s);
-	for (i = 0; i < self->n; i++) {
-		const struct devpm_i2c_adapter *a = &self->ad[i];
-		struct devpm_wait_result res;
-		struct devpm_trace *t;
-		struct devpm_dev d;
-		bool force;
-		int fd, k, r, fails = 0, ns = 0;
-
-		if (!i801_only(&s, a))
-			continue;
-		fd = open_i2c_dev(a, &force, why, sizeof(why));
-		if (fd < 0) {
-			devpm_sub_skip(&s, a->ctrl_name, "%s", why);
-			continue;
-		}
-		if (devpm_dev_open(&d, a->ctrl) < 0 ||
-		    ctrl_prepare(&d, CYCLE_DELAY_MS)) {
-			devpm_sub_fail(&s, a->ctrl_name, "%s", devpm_error());
-			close(fd);
-			continue;
-		}
-		t = start_trace(d.name, NULL);
-		/* Register k read twice: from suspended, then while active. */
-		for (k = 0; k < READS && !fails; k++) {
-			uint64_t t0, t1;
-			bool susp;
-			int v, first = 0;
-
-			r = before_read(&d, t, k, &res);
-			if (r < 0) {
-				devpm_sub_fail(&s, d.name, "before transfer %d: %s",
-					       k + 1, res.why);
-				fails++;
-				break;
-			}
-			susp = r;
-			ns += susp;
-			t0 = devpm_now_us();
-			v = devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k / 2,
-						      force);
-			t1 = devpm_now_us();
-			if (v == -ENXIO && !k) {
-				devpm_sub_skip(&s, d.name,
-					       "no device answers at 0x%02x on i2c-%d",
-					       EEPROM_ADDR, a->nr);
-				fails = -1;
-				break;
-			}
-			if (v < 0) {
-				devpm_sub_fail(&s, d.name, "transfer %d: %s",
-					       k + 1, devpm_error());
-				fails++;
-				break;
-			}
-			if (k % 2 == 0)
-				first = v;
-			else if (v != first) {
-				devpm_sub_fail(&s, d.name,
-					       "register 0x%02x read 0x%02x from suspended, 0x%02x while active",
-					       k / 2, first, v);
-				fails++;
-			}
-			if (check_read(t, d.name, susp, t0, t1, why,
-				       sizeof(why))) {
-				devpm_sub_fail(&s, d.name, "transfer %d: %s",
-					       k + 1, why);
-				fails++;
-			}
-		}
-		if (!fails && wait_suspended(&d, t, CYCLE_DELAY_MS, &res)) {
-			devpm_sub_fail(&s, d.name, "after the transfers: %s",
-				       res.why);
-			fails++;
-		}
-		if (!fails && !ns)
-			devpm_sub_fail(&s, d.name,
-				       "no transfer found it suspended: nothing was tested");
-		else if (!fails)
-			devpm_sub_pass(&s, d.name,
-				       "%d SMBus reads of 0x%02x on i2c-%d: each made rpm_resume calls, %d resumed it from suspended, values stable; suspended again",
-				       READS, EEPROM_ADDR, a->nr, ns);
-		if (t)
-			devpm_trace_stop(t);
-		close(fd);
-	}
+	each_controller(self, &s, smbus_one);
 	DEVPM_SUB_END(&s);
 }
 
@@ -677,77 +600,57 @@ static int honour_sample(struct devpm_dev *d, struct devpm_trace *t, int fd,
 	return 0;
 }
 
-TEST_F(i2c, autosuspend_delay_honoured)
+static void honoured_one(struct devpm_dev_block *b, void *arg)
 {
 	const double lo = HONOUR_DELAY_MS - 0.1;
 	const double hi = HONOUR_DELAY_MS * 1.25 + LATENCY_MS;
-	struct devpm_sub s;
+	const struct devpm_i2c_adapter *a = arg;
+	double after[HONOUR_SAMPLES], worst = 0;
+	struct devpm_trace *t;
+	struct devpm_dev d;
+	bool force, bad = false;
 	char why[512];
-	size_t i;
+	int fd, k;
+
+	i801_only(b, a);
+	open_ctrl(b, a, &d);
+	if (!d.rpm.have_autosuspend)
+		devpm_dev_skip(b, "driver %s does not use autosuspend",
+			       d.driver);
+	t = start_trace(d.name, NULL);
+	if (!t)
+		devpm_dev_skip(b, "needs tracefs for timing in µs: %s",
+			       devpm_error());
+	devpm_dev_defer_trace_stop(b, t);
+	fd = open_i2c_dev(a, &force, why, sizeof(why));
+	if (fd < 0)
+		devpm_dev_skip(b, "%s", why);
+	devpm_dev_defer_close(b, fd);
+	if (ctrl_prepare(&d, HONOUR_DELAY_MS))
+		devpm_dev_abort(b, "%s", devpm_error());
+	for (k = 0; k < HONOUR_SAMPLES; k++) {
+		if (honour_sample(&d, t, fd, force, &after[k], why,
+				  sizeof(why)))
+			devpm_dev_abort(b, "sample %d: %s", k + 1, why);
+		if (after[k] - HONOUR_DELAY_MS > worst || after[k] < lo)
+			worst = after[k] - HONOUR_DELAY_MS;
+		bad |= after[k] < lo || after[k] > hi;
+	}
+	devpm_metric(d.name, "autosuspend_error_ms", worst);
+	if (bad)
+		devpm_dev_abort(b, "suspended %.1f, %.1f, %.1f ms after the last transfer; limit %.0f-%.0f ms (delay %d ms + 25%% timer slack + %d ms latency)",
+				after[0], after[1], after[2], lo + 0.1, hi,
+				HONOUR_DELAY_MS, LATENCY_MS);
+	devpm_dev_pass(b, "suspended %.1f, %.1f, %.1f ms after the last transfer (delay %d ms)",
+		       after[0], after[1], after[2], HONOUR_DELAY_MS);
+}
+
+TEST_F(i2c, autosuspend_delay_honoured)
+{
+	struct devpm_sub s;
 
 	devpm_sub_begin(&s, "autosuspend_delay_honoured");
-	controllers(&self->ad, &self->n, &s);
-	for (i = 0; i < self->n; i++) {
-		const struct devpm_i2c_adapter *a = &self->ad[i];
-		struct devpm_trace *t;
-		struct devpm_dev d;
-		double after[HONOUR_SAMPLES], worst = 0;
-		bool force, bad = false;
-		int fd, k;
-
-		if (!i801_only(&s, a))
-			continue;
-		if (!open_ctrl(&s, a, &d))
-			continue;
-		if (!d.rpm.have_autosuspend) {
-			devpm_sub_skip(&s, d.name, "driver %s does not use autosuspend",
-				       d.driver);
-			continue;
-		}
-		t = start_trace(d.name, NULL);
-		if (!t) {
-			devpm_sub_skip(&s, d.name,
-				       "needs tracefs for timing in µs: %s",
-				       devpm_error());
-			continue;
-		}
-		fd = open_i2c_dev(a, &force, why, sizeof(why));
-		if (fd < 0) {
-			devpm_sub_skip(&s, d.name, "%s", why);
-			devpm_trace_stop(t);
-			continue;
-		}
-		if (ctrl_prepare(&d, HONOUR_DELAY_MS)) {
-			devpm_sub_fail(&s, d.name, "%s", devpm_error());
-			goto next;
-		}
-		for (k = 0; k < HONOUR_SAMPLES; k++) {
-			if (honour_sample(&d, t, fd, force, &after[k], why,
-					  sizeof(why))) {
-				devpm_sub_fail(&s, d.name, "sample %d: %s",
-					       k + 1, why);
-				goto next;
-			}
-			if (after[k] - HONOUR_DELAY_MS > worst ||
-			    after[k] < lo)
-				worst = after[k] - HONOUR_DELAY_MS;
-			bad |= after[k] < lo || after[k] > hi;
-		}
-		devpm_metric(d.name, "autosuspend_error_ms", worst);
-		if (bad)
-			devpm_sub_fail(&s, d.name,
-				       "suspended %.1f, %.1f, %.1f ms after the last transfer; limit %.0f-%.0f ms (delay %d ms + 25%% timer slack + %d ms latency)",
-				       after[0], after[1], after[2], lo + 0.1,
-				       hi, HONOUR_DELAY_MS, LATENCY_MS);
-		else
-			devpm_sub_pass(&s, d.name,
-				       "suspended %.1f, %.1f, %.1f ms after the last transfer (delay %d ms)",
-				       after[0], after[1], after[2],
-				       HONOUR_DELAY_MS);
-next:
-		close(fd);
-		devpm_trace_stop(t);
-	}
+	each_controller(self, &s, honoured_one);
 	DEVPM_SUB_END(&s);
 }
 
@@ -776,125 +679,87 @@ static long baseline_usage(const struct devpm_dev *d)
 				b->autosuspend_delay_ms);
 }
 
+static void usage_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct devpm_i2c_adapter *a = arg;
+	struct devpm_wait_result res;
+	struct devpm_trace *t;
+	struct devpm_dev d;
+	long base, held, after, kids0 = -1;
+	uint64_t t0 = devpm_now_us();
+	bool force = false;
+	char why[512];
+	int fd = -1, k;
+
+	open_ctrl(b, a, &d);
+	t = start_trace(d.name, NULL);
+	devpm_dev_defer_trace_stop(b, t);
+	if (devpm_i2c_is_i801(a)) {
+		fd = open_i2c_dev(a, &force, why, sizeof(why));
+		devpm_dev_defer_close(b, fd);
+	}
+	if (ctrl_prepare(&d, d.rpm.have_autosuspend ? USAGE_DELAY_MS : 0))
+		devpm_dev_abort(b, "%s", devpm_error());
+	if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
+		if (held_by_others(&d, why, sizeof(why)))
+			devpm_dev_skip(b, "%s", why);
+		devpm_dev_abort(b, "%s", res.why);
+	}
+	/* control=on's reference shows in the count (negative control). */
+	if (devpm_dev_knob_write(&d, "control", "on") < 0)
+		devpm_dev_abort(b, "control=on: %s", devpm_error());
+	held = usage_now(&d, t, t0);
+	if (devpm_dev_knob_write(&d, "control", "auto") < 0)
+		devpm_dev_abort(b, "control=auto: %s", devpm_error());
+	base = usage_now(&d, t, t0);
+	/* Judged against the run's baseline, not this moment's. */
+	if (base >= 0 && baseline_usage(&d) >= 0 && base != baseline_usage(&d))
+		devpm_dev_abort(b, "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
+				base, baseline_usage(&d));
+	if (base < 0 || held < 0)
+		devpm_dev_skip(b, "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
+	/* Negative control: control=on holds one reference. */
+	if (held != base + 1)
+		devpm_dev_abort(b, "usage %ld with control=on, %ld with auto: the count does not show a held reference",
+				held, base);
+	if (d.rpm.have_active_kids)
+		kids0 = d.rpm.active_kids;
+	for (k = 0; k < USAGE_CYCLES; k++) {
+		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res))
+			devpm_dev_abort(b, "cycle %d: %s", k + 1, res.why);
+		if (fd >= 0 &&
+		    devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k, force) < 0)
+			break;	/* no device there: toggles only */
+		if (devpm_dev_knob_write(&d, "control", "on") < 0 ||
+		    devpm_dev_knob_write(&d, "control", "auto") < 0)
+			devpm_dev_abort(b, "cycle %d: control: %s", k + 1,
+					devpm_error());
+		after = usage_now(&d, t, t0);
+		if (after >= 0 && after != base)
+			devpm_dev_abort(b, "cycle %d of %d: usage %ld, %ld at baseline",
+					k + 1, USAGE_CYCLES, after, base);
+	}
+	if (wait_suspended(&d, t, USAGE_DELAY_MS, &res))
+		devpm_dev_abort(b, "after %d cycles: %s", USAGE_CYCLES, res.why);
+	after = usage_now(&d, t, t0);
+	if (after != base)
+		devpm_dev_abort(b, "usage %ld after %d cycles, %ld before", after,
+				USAGE_CYCLES, base);
+	if (kids0 >= 0 && d.rpm.active_kids != kids0)
+		devpm_dev_abort(b, "%ld active children after %d cycles, %ld before",
+				d.rpm.active_kids, USAGE_CYCLES, kids0);
+	devpm_dev_pass(b, "usage %ld before and after %d cycles of %s (control=on showed %ld)",
+		       base, USAGE_CYCLES,
+		       fd >= 0 ? "transfers and control toggles" :
+		       "control toggles", held);
+}
+
 TEST_F(i2c, usage_balanced_after_cycles)
 {
 	struct devpm_sub s;
-	char why[512];
-	size_t i;
 
 	devpm_sub_begin(&s, "usage_balanced_after_cycles");
-	controllers(&self->ad, &self->n, &s);
-	for (i = 0; i < self->n; i++) {
-		const struct devpm_i2c_adapter *a = &self->ad[i];
-		struct devpm_wait_result res;
-		struct devpm_trace *t;
-		struct devpm_dev d;
-		long base, held, after, kids0 = -1;
-		uint64_t t0 = devpm_now_us();
-		bool force = false;
-		int fd = -1, k;
-
-		if (!open_ctrl(&s, a, &d))
-			continue;
-		t = start_trace(d.name, NULL);
-		if (devpm_i2c_is_i801(a))
-			fd = open_i2c_dev(a, &force, why, sizeof(why));
-		if (ctrl_prepare(&d, d.rpm.have_autosuspend ? USAGE_DELAY_MS :
-				 0)) {
-			devpm_sub_fail(&s, d.name, "%s", devpm_error());
-			goto next;
-		}
-		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
-			if (held_by_others(&d, why, sizeof(why)))
-				devpm_sub_skip(&s, d.name, "%s", why);
-			else
-				devpm_sub_fail(&s, d.name, "%s", res.why);
-			goto next;
-		}
-		/* control=on's reference shows in the count (negative control). */
-		if (devpm_dev_knob_write(&d, "control", "on") < 0) {
-			devpm_sub_fail(&s, d.name, "control=on: %s",
-				       devpm_error());
-			goto next;
-		}
-		held = usage_now(&d, t, t0);
-		if (devpm_dev_knob_write(&d, "control", "auto") < 0) {
-			devpm_sub_fail(&s, d.name, "control=auto: %s",
-				       devpm_error());
-			goto next;
-		}
-		base = usage_now(&d, t, t0);
-		/* Judged against the run's baseline, not this moment's. */
-		if (base >= 0 && baseline_usage(&d) >= 0 &&
-		    base != baseline_usage(&d)) {
-			devpm_sub_fail(&s, d.name,
-				       "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
-				       base, baseline_usage(&d));
-			goto next;
-		}
-		if (base < 0 || held < 0) {
-			devpm_sub_skip(&s, d.name,
-				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
-			goto next;
-		}
-		/* Negative control: control=on holds one reference. */
-		if (held != base + 1) {
-			devpm_sub_fail(&s, d.name,
-				       "usage %ld with control=on, %ld with auto: the count does not show a held reference",
-				       held, base);
-			goto next;
-		}
-		if (d.rpm.have_active_kids)
-			kids0 = d.rpm.active_kids;
-		for (k = 0; k < USAGE_CYCLES; k++) {
-			if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
-				devpm_sub_fail(&s, d.name, "cycle %d: %s",
-					       k + 1, res.why);
-				goto next;
-			}
-			if (fd >= 0 && devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR,
-								 k, force) < 0)
-				break;	/* no device there: toggles only */
-			if (devpm_dev_knob_write(&d, "control", "on") < 0 ||
-			    devpm_dev_knob_write(&d, "control", "auto") < 0) {
-				devpm_sub_fail(&s, d.name, "cycle %d: control: %s",
-					       k + 1, devpm_error());
-				goto next;
-			}
-			after = usage_now(&d, t, t0);
-			if (after >= 0 && after != base) {
-				devpm_sub_fail(&s, d.name,
-					       "cycle %d of %d: usage %ld, %ld at baseline",
-					       k + 1, USAGE_CYCLES, after, base);
-				goto next;
-			}
-		}
-		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
-			devpm_sub_fail(&s, d.name, "after %d cycles: %s",
-				       USAGE_CYCLES, res.why);
-			goto next;
-		}
-		after = usage_now(&d, t, t0);
-		if (after != base)
-			devpm_sub_fail(&s, d.name,
-				       "usage %ld after %d cycles, %ld before",
-				       after, USAGE_CYCLES, base);
-		else if (kids0 >= 0 && d.rpm.active_kids != kids0)
-			devpm_sub_fail(&s, d.name,
-				       "%ld active children after %d cycles, %ld before",
-				       d.rpm.active_kids, USAGE_CYCLES, kids0);
-		else
-			devpm_sub_pass(&s, d.name,
-				       "usage %ld before and after %d cycles of %s (control=on showed %ld)",
-				       base, USAGE_CYCLES, fd >= 0 ?
-				       "transfers and control toggles" :
-				       "control toggles", held);
-next:
-		if (fd >= 0)
-			close(fd);
-		if (t)
-			devpm_trace_stop(t);
-	}
+	each_controller(self, &s, usage_one);
 	DEVPM_SUB_END(&s);
 }
 
