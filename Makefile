@@ -71,7 +71,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
-	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted install clean \
+	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 install clean \
 	bench-audit qemu-bench \
 	headers fixtures emit_tests run_tests ksft-runner
 
@@ -293,6 +293,14 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 	@KUNIT_PY=$(abspath $(KTREE))/tools/testing/kunit/kunit.py \
 		bash qemu/run.sh O=$(O) --check
 
+# The cases the default PVH boot skips because QEMU cannot resume from S3
+# there (qemu/run.sh: BOOT), on a bzImage boot of their own: each must pass.
+S3_CASES	:= wakeup/userspace:alarm_wakes_system
+qemu-s3: deps all $(O)/devpm-qemu-agent
+	@BOOT=bzimage SUITES=wakeup TEST='userspace/alarm_wakes_system' \
+		bash qemu/run.sh O=$(O)
+	@sh tests/check_s3.sh results/latest $(S3_CASES)
+
 qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
 	@bash qemu/run.sh O=$(O) --planted
 
@@ -307,6 +315,7 @@ check: check-unit lint check-results fuzz check-deb qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 	@$(MAKE) --no-print-directory qemu-planted
+	@$(MAKE) --no-print-directory qemu-s3
 
 # The LAVA files (lava/) run by Debian's lava-run on this machine; not
 # part of check (minutes of TCG; see lava/check.sh).
