@@ -178,8 +178,11 @@ TEST_F(sl, enter_needs_allow_sleep)
 	struct devpm_sleep s;
 	char v[64];
 
+	devpm_floor_begin();
 	EXPECT_EQ(-EPERM, devpm_sleep_attempt("freeze", &s));
 	EXPECT_NE(NULL, strstr(devpm_error(), "--allow-sleep"));
+	/* Refused: nothing the kernel did counts in the case's floor. */
+	EXPECT_EQ(0ULL, devpm_floor_us());
 	ASSERT_EQ(0, unit_get(self->tree, "sys/power/state", v, sizeof(v)));
 	EXPECT_STREQ("freeze mem\n", v);
 	/* Allowed: the state is written, stats read around it. */
@@ -190,6 +193,9 @@ TEST_F(sl, enter_needs_allow_sleep)
 	EXPECT_EQ(3, s.before.success);
 	EXPECT_FALSE(devpm_sleep_failed(&s));
 	EXPECT_EQ(-1, s.wake_irq);
+	/* The attempt's span is the kernel's: in the floor. */
+	ASSERT_LT(s.start_us, s.end_us);
+	EXPECT_EQ(s.end_us - s.start_us, devpm_floor_us());
 	unsetenv("DEVPM_ALLOW_SLEEP");
 }
 
