@@ -16,7 +16,6 @@
 
 #include "devpm.h"
 #include "sleep.h"
-#include "floor.h"
 
 #define POWER		"/sys/power"
 
@@ -162,13 +161,8 @@ int devpm_sleep_attempt(const char *state, struct devpm_sleep *r)
 					   state);
 	devpm_suspend_stats_read(&r->before);
 	r->start_us = devpm_now_us();
-	e = devpm_write_str(POWER "/state", state);
+	e = devpm_sleep_enter(state);
 	r->end_us = devpm_now_us();
-	/*
-	 * The write returns when the kernel has suspended and resumed the
-	 * devices (or given up): time the case cannot beat (floor.h).
-	 */
-	devpm_floor_add(r->start_us, r->end_us - r->start_us);
 	devpm_suspend_stats_read(&r->after);
 	if (devpm_read_long(POWER "/pm_wakeup_irq", &r->wake_irq) < 0)
 		r->wake_irq = -1;

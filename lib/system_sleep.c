@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "floor.h"
 #include "journal.h"
 #include "sleep_trace.h"
 #include "sysfs.h"
 #include "system_sleep.h"
+#include "trace.h"
 
 #define STATS "/sys/power/suspend_stats/"
 
@@ -137,7 +139,15 @@ bool devpm_power_has(const char *kpath, const char *word)
 
 int devpm_sleep_enter(const char *state)
 {
-	return devpm_write_str("/sys/power/state", state);
+	uint64_t t0 = devpm_now_us();
+	int r = devpm_write_str("/sys/power/state", state);
+
+	/*
+	 * The write returns when the kernel has suspended and resumed the
+	 * devices (or given up): time the case cannot beat (floor.h).
+	 */
+	devpm_floor_add(t0, devpm_now_us() - t0);
+	return r;
 }
 
 /* Read everything the trace holds now (the writer ran the whole cycle). */

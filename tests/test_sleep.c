@@ -193,9 +193,9 @@ TEST_F(sl, enter_needs_allow_sleep)
 	EXPECT_EQ(3, s.before.success);
 	EXPECT_FALSE(devpm_sleep_failed(&s));
 	EXPECT_EQ(-1, s.wake_irq);
-	/* The attempt's span is the kernel's: in the floor. */
-	ASSERT_LT(s.start_us, s.end_us);
-	EXPECT_EQ(s.end_us - s.start_us, devpm_floor_us());
+	/* The write's span is the kernel's: in the floor. */
+	EXPECT_LT(0ULL, devpm_floor_us());
+	EXPECT_GE(s.end_us - s.start_us, devpm_floor_us());
 	unsetenv("DEVPM_ALLOW_SLEEP");
 }
 
