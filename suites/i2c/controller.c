@@ -279,13 +279,21 @@ static void each_controller(struct _test_data_i2c *self, struct devpm_sub *s,
 		devpm_dev_run(s, self->ad[i].ctrl_name, fn, &self->ad[i]);
 }
 
-TEST_F(i2c, controller_autosuspends)
+/* A case: fn's block for every controller, one line each. */
+static void per_controller(struct __test_metadata *_metadata,
+			   struct _test_data_i2c *self, const char *name,
+			   devpm_dev_fn *fn)
 {
 	struct devpm_sub s;
 
-	devpm_sub_begin(&s, "controller_autosuspends");
-	each_controller(self, &s, autosuspends_one);
+	devpm_sub_begin(&s, name);
+	each_controller(self, &s, fn);
 	DEVPM_SUB_END(&s);
+}
+
+TEST_F(i2c, controller_autosuspends)
+{
+	per_controller(_metadata, self, "controller_autosuspends", autosuspends_one);
 }
 
 /* The i801 adapters among the controllers; the others are skipped. */
@@ -458,11 +466,7 @@ static void eeprom_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(i2c, eeprom_read_resumes_controller)
 {
-	struct devpm_sub s;
-
-	devpm_sub_begin(&s, "eeprom_read_resumes_controller");
-	each_controller(self, &s, eeprom_one);
-	DEVPM_SUB_END(&s);
+	per_controller(_metadata, self, "eeprom_read_resumes_controller", eeprom_one);
 }
 
 /* i2c-dev on the adapter, loading i2c_dev if needed: fd, or -1 (why). */
@@ -554,11 +558,7 @@ static void smbus_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(i2c, smbus_transfer_resumes_controller)
 {
-	struct devpm_sub s;
-
-	devpm_sub_begin(&s, "smbus_transfer_resumes_controller");
-	each_controller(self, &s, smbus_one);
-	DEVPM_SUB_END(&s);
+	per_controller(_metadata, self, "smbus_transfer_resumes_controller", smbus_one);
 }
 
 /*
@@ -647,11 +647,7 @@ static void honoured_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(i2c, autosuspend_delay_honoured)
 {
-	struct devpm_sub s;
-
-	devpm_sub_begin(&s, "autosuspend_delay_honoured");
-	each_controller(self, &s, honoured_one);
-	DEVPM_SUB_END(&s);
+	per_controller(_metadata, self, "autosuspend_delay_honoured", honoured_one);
 }
 
 /* Usage count now: runtime_usage, else the trace; -1 when unknowable. */
@@ -756,11 +752,7 @@ static void usage_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(i2c, usage_balanced_after_cycles)
 {
-	struct devpm_sub s;
-
-	devpm_sub_begin(&s, "usage_balanced_after_cycles");
-	each_controller(self, &s, usage_one);
-	DEVPM_SUB_END(&s);
+	per_controller(_metadata, self, "usage_balanced_after_cycles", usage_one);
 }
 
 DEVPM_TEST_MAIN(info)
