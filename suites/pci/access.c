@@ -291,39 +291,56 @@ static void run_threads(struct devpm_pci_set *s, struct action *acts,
 			pthread_join(acts[i].thread, NULL);
 }
 
-static void access_check(struct devpm_pci_set *s, struct action *a,
-			 struct devpm_sub *sub)
+/* What a case's blocks share: the set, the device and its action. */
+struct access_ctx {
+	struct devpm_pci_set *s;
+	struct devpm_pci_dev *p;
+	struct action *a;
+};
+
+/* Each device of c's set in a block of its own run by fn. */
+static void run_each(struct devpm_sub *sub, struct access_ctx *c,
+		     struct action *acts, devpm_dev_fn *fn)
 {
+	size_t i;
+
+	for (i = 0; i < c->s->n; i++) {
+		c->p = &c->s->v[i];
+		c->a = &acts[i];
+		devpm_dev_run(sub, c->p->d.name, fn, c);
+	}
+}
+
+/* The access of a suspended device: resumed for it, suspended after. */
+static void resumes_one(struct devpm_dev_block *b, void *arg)
+{
+	struct access_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *p = c->p;
+	struct action *a = c->a;
 	struct devpm_wait_result w;
-	struct devpm_pci_dev *p = a->p;
 	const struct devpm_event *ev;
 	uint64_t at;
 	size_t n;
 	int r;
 
-	if (a->r < 0) {
-		devpm_sub_fail(sub, p->d.name, "%s failed: %s", a->what,
-			       a->why);
-		return;
-	}
+	if (!p->part)
+		devpm_dev_skip(b, "%s", p->skip);
+	if (a->r < 0)
+		devpm_dev_abort(b, "%s failed: %s", a->what, a->why);
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
-	if (devpm_rpm_resumes(ev, n, p->d.name, a->t0, a->t1, &at, 1) < 1) {
-		devpm_sub_fail(sub, p->d.name,
-			       "%s completed in %.1f ms without a traced resume of the device",
-			       a->what, ms(a->t1 - a->t0));
-		return;
-	}
+	if (devpm_rpm_resumes(ev, n, p->d.name, a->t0, a->t1, &at, 1) < 1)
+		devpm_dev_abort(b,
+				"%s completed in %.1f ms without a traced resume of the device",
+				a->what, ms(a->t1 - a->t0));
 	r = suspended_again(s, p, &w);
-	if (r) {
-		devpm_sub_fail(sub, p->d.name,
-			       "%s: resumed, then not suspended again: %s",
-			       a->what, r == 1 ? p->skip :
-			       w.why[0] ? w.why : devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(b, "%s: resumed, then not suspended again: %s",
+				a->what, r == 1 ? p->skip :
+				w.why[0] ? w.why : devpm_error());
 	devpm_metric(p->d.name, "access_resume_us", (double)(at - a->t0));
-	devpm_sub_pass(sub, p->d.name,
+	devpm_dev_pass(b,
 		       "%s: resumed after %.1f ms, completed after %.1f ms, suspended again %.1f ms later",
 		       a->what, ms(at - a->t0), ms(a->t1 - a->t0),
 		       ms(w.at_us - a->t1));
@@ -331,23 +348,16 @@ static void access_check(struct devpm_pci_set *s, struct action *a,
 
 TEST_F(pci, access_resumes_device)
 {
-	struct devpm_pci_set *s = &self->s;
-	size_t i;
+	struct access_ctx c = { .s = &self->s };
 
-	if (!s->t)
-		SKIP(return, "needs rpm trace events: %s", s->trace_why);
-	prepare(s, self->a, true, NULL);
+	if (!c.s->t)
+		SKIP(return, "needs rpm trace events: %s", c.s->trace_why);
+	prepare(c.s, self->a, true, NULL);
 	/* All devices at once: each access is timed in its own thread. */
-	devpm_trace_poll(s->t, 0);
-	run_threads(s, self->a, access_one);
+	devpm_trace_poll(c.s->t, 0);
+	run_threads(c.s, self->a, access_one);
 	devpm_sub_begin(&self->sub, "access_resumes_device");
-	for (i = 0; i < s->n; i++) {
-		if (!s->v[i].part)
-			devpm_sub_skip(&self->sub, s->v[i].d.name, "%s",
-				       s->v[i].skip);
-		else
-			access_check(s, &self->a[i], &self->sub);
-	}
+	run_each(&self->sub, &c, self->a, resumes_one);
 	DEVPM_SUB_END(&self->sub);
 }
 
@@ -452,8 +462,9 @@ static void *cycles(void *arg)
 	return NULL;
 }
 
-static void check_balance(struct devpm_pci_set *s, struct action *a,
-			  struct devpm_sub *sub)
+/* The device's accesses in cycles: usage counts as before, trace agrees. */
+static void check_balance(struct devpm_dev_block *b, struct devpm_pci_set *s,
+			  struct action *a)
 {
 	struct devpm_pci_dev *p = a->p;
 	const struct devpm_event *ev;
@@ -461,11 +472,9 @@ static void check_balance(struct devpm_pci_set *s, struct action *a,
 	size_t n;
 	int resumes, traced = -1;
 
-	if (a->err) {
-		devpm_sub_fail(sub, p->d.name, "cycle %d of %d: %s: %s",
-			       a->done + 1, cycles_of(a), a->what, a->why);
-		return;
-	}
+	if (a->err)
+		devpm_dev_abort(b, "cycle %d of %d: %s: %s", a->done + 1,
+				cycles_of(a), a->what, a->why);
 	snapshot_counts(p, &usage, &kids);
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
@@ -473,55 +482,58 @@ static void check_balance(struct devpm_pci_set *s, struct action *a,
 				    NULL, 0);
 	traced = devpm_rpm_last_usage(ev, n, p->d.name, a->start_us,
 				      devpm_now_us());
-	if (resumes < cycles_of(a)) {
-		devpm_sub_fail(sub, p->d.name,
-			       "%d cycles of %s but %d resumes traced: it did not cycle",
-			       cycles_of(a), a->what, resumes);
-		return;
-	}
-	if (usage != a->usage0 || kids != a->kids0) {
-		devpm_sub_fail(sub, p->d.name,
-			       "after %d cycles of %s: runtime_usage %ld (was %ld), runtime_active_kids %ld (was %ld)",
-			       cycles_of(a), a->what, usage, a->usage0, kids,
-			       a->kids0);
-		return;
-	}
+	if (resumes < cycles_of(a))
+		devpm_dev_abort(b,
+				"%d cycles of %s but %d resumes traced: it did not cycle",
+				cycles_of(a), a->what, resumes);
+	if (usage != a->usage0 || kids != a->kids0)
+		devpm_dev_abort(b,
+				"after %d cycles of %s: runtime_usage %ld (was %ld), runtime_active_kids %ld (was %ld)",
+				cycles_of(a), a->what, usage, a->usage0, kids,
+				a->kids0);
 	if (traced < 0 || (usage >= 0 && traced != usage) ||
-	    (usage < 0 && traced != 0)) {
-		devpm_sub_fail(sub, p->d.name,
-			       "after %d cycles: the last rpm event shows usage %d, runtime_usage says %ld",
-			       cycles_of(a), traced, usage);
-		return;
-	}
-	devpm_sub_pass(sub, p->d.name,
+	    (usage < 0 && traced != 0))
+		devpm_dev_abort(b,
+				"after %d cycles: the last rpm event shows usage %d, runtime_usage says %ld",
+				cycles_of(a), traced, usage);
+	devpm_dev_pass(b,
 		       "%d cycles of %s (%d resumes) in %.0f ms: usage %ld, active kids %ld as before; trace agrees",
 		       cycles_of(a), a->what, resumes,
-		       ms(a->end_us - a->start_us),
-		       usage, kids);
+		       ms(a->end_us - a->start_us), usage, kids);
 }
 
 /* No access known: control on -> auto cycles (rule 4, lib/cycle.c). */
-static void check_control_cycles(struct devpm_pci_set *s,
-				 struct devpm_pci_dev *p,
-				 struct devpm_sub *sub)
+static void check_control_cycles(struct devpm_dev_block *b,
+				 struct devpm_pci_set *s,
+				 struct devpm_pci_dev *p)
 {
 	struct devpm_cycle c;
-	int r;
 
-	r = devpm_cycle_control(&p->d, s->t, CYCLES, DEVPM_PCI_BOUND_MS, &c);
-	if (r)
-		devpm_sub_fail(sub, p->d.name, "%s (driver %s)",
-			       c.why[0] ? c.why : devpm_error(),
-			       p->d.driver[0] ? p->d.driver : "none");
+	if (devpm_cycle_control(&p->d, s->t, CYCLES, DEVPM_PCI_BOUND_MS, &c))
+		devpm_dev_abort(b, "%s (driver %s)",
+				c.why[0] ? c.why : devpm_error(),
+				p->d.driver[0] ? p->d.driver : "none");
+	devpm_dev_pass(b,
+		       "no access known: %d control on/auto cycles in %.0f ms, each suspended again with usage %ld (%s) as at baseline",
+		       c.done, ms(c.elapsed_us), c.usage, c.usage_src);
+}
+
+static void balance_one(struct devpm_dev_block *b, void *arg)
+{
+	struct access_ctx *c = arg;
+
+	if (!c->p->part && c->a->kind == ACT_CONTROL)
+		check_control_cycles(b, c->s, c->p);
+	else if (!c->p->part)
+		devpm_dev_skip(b, "%s", c->p->skip);
 	else
-		devpm_sub_pass(sub, p->d.name,
-			       "no access known: %d control on/auto cycles in %.0f ms, each suspended again with usage %ld (%s) as at baseline",
-			       c.done, ms(c.elapsed_us), c.usage, c.usage_src);
+		check_balance(b, c->s, c->a);
 }
 
 TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
 {
-	struct devpm_pci_set *s = &self->s;
+	struct access_ctx c = { .s = &self->s };
+	struct devpm_pci_set *s = c.s;
 	size_t i;
 
 	if (!s->t)
@@ -534,15 +546,7 @@ TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
 	/* Every device cycles in a thread of its own, all at once. */
 	run_threads(s, self->a, cycles);
 	devpm_sub_begin(&self->sub, "usage_balanced_after_cycles");
-	for (i = 0; i < s->n; i++) {
-		if (!s->v[i].part && self->a[i].kind == ACT_CONTROL)
-			check_control_cycles(s, &s->v[i], &self->sub);
-		else if (!s->v[i].part)
-			devpm_sub_skip(&self->sub, s->v[i].d.name, "%s",
-				       s->v[i].skip);
-		else
-			check_balance(s, &self->a[i], &self->sub);
-	}
+	run_each(&self->sub, &c, self->a, balance_one);
 	DEVPM_SUB_END(&self->sub);
 }
 
@@ -651,102 +655,81 @@ static uint64_t suspend_call_after(const struct devpm_event *ev, size_t n,
  */
 #define TIMER_LATE_MS 10
 
-static void delay_one(struct devpm_pci_set *s, struct action *a,
-		      struct devpm_sub *sub)
+static void delay_one(struct devpm_dev_block *b, void *arg)
 {
+	struct access_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *p = c->p;
+	struct action *a = c->a;
 	struct devpm_wait_result w;
 	struct suspend_timer tm;
-	struct devpm_pci_dev *p = a->p;
 	const struct devpm_event *ev;
 	uint64_t t0, t1, put, susp, late;
+	char k[DEVPM_PATH_MAX];
 	double err;
 	size_t n;
 
+	if (!p->part)
+		devpm_dev_skip(b, "%s", p->skip);
+	if (devpm_dev_attr(&p->d, "autosuspend_delay_ms", k, sizeof(k)) < 0 ||
+	    devpm_knob_write_long(k, AUTOSUSPEND_MS) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
-	if (action_do(a) < 0) {
-		devpm_sub_fail(sub, p->d.name, "%s failed: %s", a->what,
-			       devpm_error());
-		return;
-	}
+	if (action_do(a) < 0)
+		devpm_dev_abort(b, "%s failed: %s", a->what, devpm_error());
 	t1 = devpm_now_us();
 	p->delay_ms = AUTOSUSPEND_MS;
-	if (suspended_again(s, p, &w)) {
-		devpm_sub_fail(sub, p->d.name, "not suspended %d ms after %s: %s",
-			       AUTOSUSPEND_MS + DEVPM_PCI_BOUND_MS, a->what,
-			       w.why[0] ? w.why : p->skip);
-		return;
-	}
+	if (suspended_again(s, p, &w))
+		devpm_dev_abort(b, "not suspended %d ms after %s: %s",
+				AUTOSUSPEND_MS + DEVPM_PCI_BOUND_MS, a->what,
+				w.why[0] ? w.why : p->skip);
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
 	put = devpm_rpm_last_put(ev, n, p->d.name, t0, t1);
 	susp = put ? suspend_call_after(ev, n, p->d.name, put, w.at_us) : 0;
-	if (!susp) {
-		devpm_sub_fail(sub, p->d.name,
-			       "%s: no pm_runtime_put (then rpm_suspend) of the device in the trace",
-			       a->what);
-		return;
-	}
+	if (!susp)
+		devpm_dev_abort(b,
+				"%s: no pm_runtime_put (then rpm_suspend) of the device in the trace",
+				a->what);
 	err = ms(susp - put) - AUTOSUSPEND_MS;
 	devpm_metric(p->d.name, "autosuspend_error_ms", err);
-	if (err < 0) {
-		devpm_sub_fail(sub, p->d.name,
-			       "suspend began %.1f ms after the last access, before the delay of %d ms",
-			       ms(susp - put), AUTOSUSPEND_MS);
-		return;
-	}
-	if (!find_timer(ev, n, put, w.at_us, &tm)) {
-		devpm_sub_fail(sub, p->d.name,
-			       "suspend began %.1f ms after the last access, but the trace shows no pm_suspend_timer_fn armed at the put",
-			       ms(susp - put));
-		return;
-	}
+	if (err < 0)
+		devpm_dev_abort(b,
+				"suspend began %.1f ms after the last access, before the delay of %d ms",
+				ms(susp - put), AUTOSUSPEND_MS);
+	if (!find_timer(ev, n, put, w.at_us, &tm))
+		devpm_dev_abort(b,
+				"suspend began %.1f ms after the last access, but the trace shows no pm_suspend_timer_fn armed at the put",
+				ms(susp - put));
 	late = tm.fired_us > tm.hard_us ? tm.fired_us - tm.hard_us : 0;
 	devpm_metric(p->d.name, "timer_late_us", (double)late);
 	if (tm.hard_us > put + (AUTOSUSPEND_MS + SLACK_MS) * 1000 ||
 	    susp > tm.hard_us + late + 1000 || late > TIMER_LATE_MS * 1000)
-		devpm_sub_fail(sub, p->d.name,
-			       "suspend began %.1f ms after the last access, limit %d..%d ms: timer armed for %.1f..%.1f ms, fired %.1f ms late (limit %d)",
-			       ms(susp - put), AUTOSUSPEND_MS,
-			       AUTOSUSPEND_MS + SLACK_MS, ms(tm.soft_us - put),
-			       ms(tm.hard_us - put), ms(late), TIMER_LATE_MS);
-	else
-		devpm_sub_pass(sub, p->d.name,
-			       "suspend began %.1f ms after the last access (%s): timer armed for %.1f..%.1f ms, fired %.1f ms after its hard expiry",
-			       ms(susp - put), a->what, ms(tm.soft_us - put),
-			       ms(tm.hard_us - put), ms(late));
+		devpm_dev_abort(b,
+				"suspend began %.1f ms after the last access, limit %d..%d ms: timer armed for %.1f..%.1f ms, fired %.1f ms late (limit %d)",
+				ms(susp - put), AUTOSUSPEND_MS,
+				AUTOSUSPEND_MS + SLACK_MS, ms(tm.soft_us - put),
+				ms(tm.hard_us - put), ms(late), TIMER_LATE_MS);
+	devpm_dev_pass(b,
+		       "suspend began %.1f ms after the last access (%s): timer armed for %.1f..%.1f ms, fired %.1f ms after its hard expiry",
+		       ms(susp - put), a->what, ms(tm.soft_us - put),
+		       ms(tm.hard_us - put), ms(late));
 }
 
 TEST_F(pci, autosuspend_delay_honoured)
 {
-	struct devpm_pci_set *s = &self->s;
-	char k[DEVPM_PATH_MAX];
-	size_t i;
+	struct access_ctx c = { .s = &self->s };
 
-	if (!s->t)
-		SKIP(return, "needs rpm trace events: %s", s->trace_why);
-	prepare(s, self->a, false, uses_autosuspend);
-	if (devpm_trace_add_event(s->t, "timer:hrtimer_start", NULL) < 0 ||
-	    devpm_trace_add_event(s->t, "timer:hrtimer_expire_entry",
+	if (!c.s->t)
+		SKIP(return, "needs rpm trace events: %s", c.s->trace_why);
+	prepare(c.s, self->a, false, uses_autosuspend);
+	if (devpm_trace_add_event(c.s->t, "timer:hrtimer_start", NULL) < 0 ||
+	    devpm_trace_add_event(c.s->t, "timer:hrtimer_expire_entry",
 				  NULL) < 0)
 		SKIP(return, "no hrtimer trace events: %s", devpm_error());
 	devpm_sub_begin(&self->sub, "autosuspend_delay_honoured");
-	for (i = 0; i < s->n; i++) {
-		struct devpm_pci_dev *p = &s->v[i];
-
-		if (!p->part) {
-			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
-			continue;
-		}
-		if (devpm_dev_attr(&p->d, "autosuspend_delay_ms", k,
-				   sizeof(k)) < 0 ||
-		    devpm_knob_write_long(k, AUTOSUSPEND_MS) < 0) {
-			devpm_sub_fail(&self->sub, p->d.name, "%s",
-				       devpm_error());
-			continue;
-		}
-		delay_one(s, &self->a[i], &self->sub);
-	}
+	run_each(&self->sub, &c, self->a, delay_one);
 	DEVPM_SUB_END(&self->sub);
 }
 

@@ -91,8 +91,9 @@ static void bridge_unfit(struct devpm_pci_dev *b, struct devpm_pci_dev **kids,
 }
 
 /* With its children held active, the port must refuse to suspend. */
-static int held_child_blocks(struct devpm_pci_set *s, struct devpm_pci_dev *b,
-			     char *why, size_t len)
+static void held_child_blocks(struct devpm_dev_block *b,
+			      struct devpm_pci_set *s,
+			      struct devpm_pci_dev *br)
 {
 	const struct devpm_event *ev;
 	uint64_t t0;
@@ -100,36 +101,28 @@ static int held_child_blocks(struct devpm_pci_set *s, struct devpm_pci_dev *b,
 
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
-	if (devpm_pci_dev_control(b, "auto") < 0)
-		goto err;
+	if (devpm_pci_dev_control(br, "auto") < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
 	/* pm_runtime_allow() runs rpm_idle: it must fail with -EBUSY. */
 	for (;;) {
 		ev = devpm_trace_events(s->t, &n);
-		if (devpm_rpm_suspended_at(ev, n, b->d.name, t0,
-					   devpm_now_us(), NULL)) {
-			snprintf(why, len,
-				 "suspended while its children were held active (control=on)");
-			return -1;
-		}
+		if (devpm_rpm_suspended_at(ev, n, br->d.name, t0,
+					   devpm_now_us(), NULL))
+			devpm_dev_abort(b,
+					"suspended while its children were held active (control=on)");
 		if (devpm_now_us() - t0 > 200 * 1000)
 			break;
 		devpm_trace_poll(s->t, 50);
 	}
-	if (!devpm_pci_dev_status_is(b, "active")) {
-		snprintf(why, len,
-			 "not active while its children were held active");
-		return -1;
-	}
-	return 0;
-err:
-	snprintf(why, len, "%s", devpm_error());
-	return -1;
+	if (!devpm_pci_dev_status_is(br, "active"))
+		devpm_dev_abort(b,
+				"not active while its children were held active");
 }
 
-/* Suspend order and resume order; 0 or why. */
-static int check_order(struct devpm_pci_set *s, struct devpm_pci_dev *b,
-		       struct devpm_pci_dev **kids, size_t nk, uint64_t from,
-		       char *why, size_t len)
+/* Suspend order and resume order; what was measured in why. */
+static void check_order(struct devpm_dev_block *b, struct devpm_pci_set *s,
+			struct devpm_pci_dev *br, struct devpm_pci_dev **kids,
+			size_t nk, uint64_t from, char *why, size_t len)
 {
 	struct devpm_wait_result w;
 	const struct devpm_event *ev;
@@ -137,161 +130,142 @@ static int check_order(struct devpm_pci_set *s, struct devpm_pci_dev *b,
 	size_t n, i;
 
 	for (i = 0; i < nk; i++)
-		if (devpm_pci_dev_wait_suspended(s, kids[i], &w)) {
-			snprintf(why, len, "%s did not suspend: %s",
-				 kids[i]->d.name,
-				 w.why[0] ? w.why : kids[i]->skip);
-			return -1;
-		}
-	if (devpm_wait_status(&b->d, s->t, "suspended",
-			      devpm_pci_dev_left_ms(b), &w) < 0) {
+		if (devpm_pci_dev_wait_suspended(s, kids[i], &w))
+			devpm_dev_abort(b, "%s did not suspend: %s",
+					kids[i]->d.name,
+					w.why[0] ? w.why : kids[i]->skip);
+	if (devpm_wait_status(&br->d, s->t, "suspended",
+			      devpm_pci_dev_left_ms(br), &w) < 0) {
 		if (cmdline_has("pcie_port_pm=force"))
-			snprintf(why, len,
-				 "did not suspend after its children (pcie_port_pm=force given): %s",
-				 w.why);
-		else
-			snprintf(why, len,
-				 "SKIP bridge D3 not allowed here (pci_bridge_d3_possible(): BIOS before 2015 or hotplug bridge); boot with pcie_port_pm=force: %s",
-				 w.why);
-		return -1;
+			devpm_dev_abort(b,
+					"did not suspend after its children (pcie_port_pm=force given): %s",
+					w.why);
+		devpm_dev_skip(b,
+			       "bridge D3 not allowed here (pci_bridge_d3_possible(): BIOS before 2015 or hotplug bridge); boot with pcie_port_pm=force: %s",
+			       w.why);
 	}
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
-	bat = devpm_rpm_suspended_at(ev, n, b->d.name, from, w.at_us, &dur);
-	if (!bat) {
-		snprintf(why, len, "no traced suspend of the bridge");
-		return -1;
-	}
+	bat = devpm_rpm_suspended_at(ev, n, br->d.name, from, w.at_us, &dur);
+	if (!bat)
+		devpm_dev_abort(b, "no traced suspend of the bridge");
 	bcall = bat - dur;
 	for (i = 0; i < nk; i++) {
 		kat[i] = devpm_rpm_suspended_at(ev, n, kids[i]->d.name, from,
 						bat, NULL);
-		if (!kat[i] || kat[i] > bcall) {
-			snprintf(why, len,
-				 "began suspending at +%.1f ms, before %s had suspended (%s)",
-				 ms(bcall - from), kids[i]->d.name,
-				 kat[i] ? "later" : "no suspend traced before");
-			return -1;
-		}
+		if (!kat[i] || kat[i] > bcall)
+			devpm_dev_abort(b,
+					"began suspending at +%.1f ms, before %s had suspended (%s)",
+					ms(bcall - from), kids[i]->d.name,
+					kat[i] ? "later" :
+					"no suspend traced before");
 		if (kat[i] > last_kid)
 			last_kid = kat[i];
 	}
-	devpm_metric(b->d.name, "suspend_after_children_us",
+	devpm_metric(br->d.name, "suspend_after_children_us",
 		     (double)(bcall - last_kid));
 
 	/* Resume: each child by control=on; the bridge must come first. */
 	t1 = devpm_now_us();
 	for (i = 0; i < nk; i++)
-		if (devpm_pci_dev_control(kids[i], "on") < 0) {
-			snprintf(why, len, "%s", devpm_error());
-			return -1;
-		}
+		if (devpm_pci_dev_control(kids[i], "on") < 0)
+			devpm_dev_abort(b, "%s", devpm_error());
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
-	if (devpm_rpm_resumes(ev, n, b->d.name, t1, devpm_now_us(), &pat,
-			      1) < 1) {
-		snprintf(why, len, "children resumed without a traced resume of the bridge");
-		return -1;
-	}
+	if (devpm_rpm_resumes(ev, n, br->d.name, t1, devpm_now_us(), &pat,
+			      1) < 1)
+		devpm_dev_abort(b,
+				"children resumed without a traced resume of the bridge");
 	first = 0;
 	for (i = 0; i < nk; i++) {
 		uint64_t at;
 
 		if (devpm_rpm_resumes(ev, n, kids[i]->d.name, t1,
-				      devpm_now_us(), &at, 1) < 1) {
-			snprintf(why, len, "control=on gave no traced resume of %s",
-				 kids[i]->d.name);
-			return -1;
-		}
-		if (at < pat) {
-			snprintf(why, len,
-				 "%s resumed at +%.1f ms, before the bridge (+%.1f ms)",
-				 kids[i]->d.name, ms(at - t1), ms(pat - t1));
-			return -1;
-		}
+				      devpm_now_us(), &at, 1) < 1)
+			devpm_dev_abort(b,
+					"control=on gave no traced resume of %s",
+					kids[i]->d.name);
+		if (at < pat)
+			devpm_dev_abort(b,
+					"%s resumed at +%.1f ms, before the bridge (+%.1f ms)",
+					kids[i]->d.name, ms(at - t1),
+					ms(pat - t1));
 		if (!first || at < first)
 			first = at;
 	}
-	devpm_metric(b->d.name, "resume_before_children_us",
+	devpm_metric(br->d.name, "resume_before_children_us",
 		     (double)(first - pat));
 	snprintf(why, len,
 		 "began suspending %llu us after the last of %zu children had, resumed %llu us before the first",
 		 (unsigned long long)(bcall - last_kid), nk,
 		 (unsigned long long)(first - pat));
-	return 0;
 }
 
-static void one_bridge(struct devpm_pci_set *s, struct devpm_pci_dev *b,
-		       struct devpm_pci_dev **kids, size_t nk,
-		       struct devpm_sub *sub)
+/* What bridge_order's blocks share: the set, and the bridge. */
+struct bridge_ctx {
+	struct devpm_pci_set *s;
+	struct devpm_pci_dev *br;
+};
+
+/* One bridge: held by its children, then after them, before them. */
+static void bridge_one(struct devpm_dev_block *b, void *arg)
 {
+	struct bridge_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *br = c->br, *kids[MAX_KIDS];
 	char why[512];
 	uint64_t from;
-	size_t i;
+	size_t i, nk;
 
+	nk = kids_of(s, br, kids);
+	bridge_unfit(br, kids, nk, why, sizeof(why));
+	if (why[0])
+		devpm_dev_skip(b, "%s", why);
 	/* All active to begin with; the subtrees below the children idle. */
-	if (devpm_pci_dev_control(b, "on") < 0)
-		goto err;
+	if (devpm_pci_dev_control(br, "on") < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
 	for (i = 0; i < nk; i++)
 		if (devpm_pci_dev_control(kids[i], "on") < 0 ||
 		    devpm_subtree_allow(&kids[i]->d, false,
 					&kids[i]->delay_ms, &s->undo) < 0 ||
 		    d3cold_toggle(kids[i]) < 0)
-			goto err;
-	if (held_child_blocks(s, b, why, sizeof(why))) {
-		devpm_sub_fail(sub, b->d.name, "%s", why);
-		return;
-	}
+			devpm_dev_abort(b, "%s", devpm_error());
+	held_child_blocks(b, s, br);
 	from = devpm_now_us();
-	b->deadline_us = from;
+	br->deadline_us = from;
 	for (i = 0; i < nk; i++) {
 		kids[i]->allow_us = devpm_now_us();
 		kids[i]->deadline_us = kids[i]->allow_us +
 			(uint64_t)(kids[i]->delay_ms + DEVPM_PCI_BOUND_MS) *
 			1000;
-		if (kids[i]->deadline_us > b->deadline_us)
-			b->deadline_us = kids[i]->deadline_us;
+		if (kids[i]->deadline_us > br->deadline_us)
+			br->deadline_us = kids[i]->deadline_us;
 		if (devpm_pci_dev_control(kids[i], "auto") < 0)
-			goto err;
+			devpm_dev_abort(b, "%s", devpm_error());
 	}
-	devpm_dev_snapshot(&b->d);
-	if (b->d.rpm.have_autosuspend && b->d.rpm.autosuspend_delay_ms > 0)
-		b->deadline_us += b->d.rpm.autosuspend_delay_ms * 1000;
-	if (check_order(s, b, kids, nk, from, why, sizeof(why)) < 0) {
-		if (!strncmp(why, "SKIP ", 5))
-			devpm_sub_skip(sub, b->d.name, "%s", why + 5);
-		else
-			devpm_sub_fail(sub, b->d.name, "%s", why);
-		return;
-	}
-	devpm_sub_pass(sub, b->d.name, "%s; held children kept it active", why);
-	return;
-err:
-	devpm_sub_fail(sub, b->d.name, "%s", devpm_error());
+	devpm_dev_snapshot(&br->d);
+	if (br->d.rpm.have_autosuspend && br->d.rpm.autosuspend_delay_ms > 0)
+		br->deadline_us += br->d.rpm.autosuspend_delay_ms * 1000;
+	check_order(b, s, br, kids, nk, from, why, sizeof(why));
+	devpm_dev_pass(b, "%s; held children kept it active", why);
 }
 
 TEST_F(pci, bridge_order)
 {
 	struct devpm_pci_set *s = &self->s;
-	struct devpm_pci_dev *kids[MAX_KIDS];
-	char why[512];
-	size_t i, nk;
+	struct bridge_ctx c = { .s = s };
+	size_t i;
 
 	if (!s->t)
 		SKIP(return, "needs rpm trace events: %s", s->trace_why);
 	devpm_pci_set_parts(s, true, NULL);
 	devpm_sub_begin(&self->sub, "bridge_order");
 	for (i = 0; i < s->n; i++) {
-		struct devpm_pci_dev *b = &s->v[i];
-
-		if (b->info_r < 0 || !b->info.bridge)
+		c.br = &s->v[i];
+		/* Not a bridge: no line of this case. */
+		if (c.br->info_r < 0 || !c.br->info.bridge)
 			continue;
-		nk = kids_of(s, b, kids);
-		bridge_unfit(b, kids, nk, why, sizeof(why));
-		if (why[0])
-			devpm_sub_skip(&self->sub, b->d.name, "%s", why);
-		else
-			one_bridge(s, b, kids, nk, &self->sub);
+		devpm_dev_run(&self->sub, c.br->d.name, bridge_one, &c);
 	}
 	DEVPM_SUB_END(&self->sub);
 }

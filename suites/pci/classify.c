@@ -42,11 +42,52 @@ static void settle_busy(struct devpm_pci_set *s, struct devpm_pci_dev *p)
 	p->part = false;
 }
 
+/* What classify's blocks share: the set, and the device of the block. */
+struct classify_ctx {
+	struct devpm_pci_set *s;
+	struct devpm_pci_dev *p;
+};
+
+/* One device's role, with its identity, driver and class name. */
+static void classify_one(struct devpm_dev_block *b, void *arg)
+{
+	struct classify_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *p = c->p;
+	char label[96];
+
+	if (p->info_r < 0)
+		devpm_dev_abort(b, "config space: %s", p->info_why);
+	if (p->role.role == DEVPM_PCI_UNKNOWN && !s->t)
+		snprintf(p->skip, sizeof(p->skip), "no trace: %s",
+			 s->trace_why);
+	else if (p->role.role == DEVPM_PCI_UNKNOWN &&
+		 !devpm_pci_dev_protected(p) &&
+		 devpm_pci_role_probe(&p->d, s->t, &p->role) < 0)
+		snprintf(p->skip, sizeof(p->skip), "role probe: %s",
+			 devpm_error());
+	if (p->busy && !devpm_pci_dev_protected(p))
+		settle_busy(s, p);
+	devpm_pci_names(s->pci, &p->info);
+	devpm_pci_dev_label(p, label, sizeof(label));
+	if (p->busy)
+		devpm_dev_skip(b, "%s '%s': cannot tell: %s", label,
+			       p->info.class_name, p->skip);
+	if (!p->role.consistent)
+		devpm_dev_abort(b, "%s '%s': %s", label, p->info.class_name,
+				p->role.why);
+	if (p->role.role == DEVPM_PCI_UNKNOWN)
+		devpm_dev_skip(b, "%s '%s': %s; %s", label,
+			       p->info.class_name, p->role.why, p->skip);
+	devpm_dev_pass(b, "%s '%s': %s: %s", label, p->info.class_name,
+		       devpm_pci_role_name(p->role.role), p->role.why);
+}
+
 TEST_F(pci, classify)
 {
 	struct devpm_sub sub;
 	struct devpm_pci_set s;
-	char label[96];
+	struct classify_ctx c = { .s = &s };
 	size_t i;
 	int r;
 
@@ -54,40 +95,8 @@ TEST_F(pci, classify)
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
 	devpm_sub_begin(&sub, "classify");
 	for (i = 0; i < s.n; i++) {
-		struct devpm_pci_dev *p = &s.v[i];
-
-		if (p->info_r < 0) {
-			devpm_sub_fail(&sub, p->d.name, "config space: %s",
-				       p->info_why);
-			continue;
-		}
-		if (p->role.role == DEVPM_PCI_UNKNOWN && !s.t)
-			snprintf(p->skip, sizeof(p->skip), "no trace: %s",
-				 s.trace_why);
-		else if (p->role.role == DEVPM_PCI_UNKNOWN &&
-			 !devpm_pci_dev_protected(p) &&
-			 devpm_pci_role_probe(&p->d, s.t, &p->role) < 0)
-			snprintf(p->skip, sizeof(p->skip), "role probe: %s",
-				 devpm_error());
-		if (p->busy && !devpm_pci_dev_protected(p))
-			settle_busy(&s, p);
-		devpm_pci_names(s.pci, &p->info);
-		devpm_pci_dev_label(p, label, sizeof(label));
-		if (p->busy)
-			devpm_sub_skip(&sub, p->d.name, "%s '%s': cannot tell: %s",
-				       label, p->info.class_name, p->skip);
-		else if (!p->role.consistent)
-			devpm_sub_fail(&sub, p->d.name, "%s '%s': %s", label,
-				       p->info.class_name, p->role.why);
-		else if (p->role.role == DEVPM_PCI_UNKNOWN)
-			devpm_sub_skip(&sub, p->d.name, "%s '%s': %s; %s",
-				       label, p->info.class_name, p->role.why,
-				       p->skip);
-		else
-			devpm_sub_pass(&sub, p->d.name, "%s '%s': %s: %s",
-				       label, p->info.class_name,
-				       devpm_pci_role_name(p->role.role),
-				       p->role.why);
+		c.p = &s.v[i];
+		devpm_dev_run(&sub, c.p->d.name, classify_one, &c);
 	}
 	devpm_pci_set_close(&s);
 	DEVPM_SUB_END(&sub);

@@ -50,170 +50,183 @@ static int read_power_state(const struct devpm_pci_dev *p, char *buf,
 	return devpm_pci_dstate_parse(buf);
 }
 
+/* A device's runtime status and power_state, read before any check. */
+struct dstate_at {
+	char status[16], ps_name[16];
+	int ps;
+};
+
+struct acct;		/* runtime_time_accounting's windows */
+
+/*
+ * What a case's blocks share: the set, the device of the block and its
+ * index, and the case's own readings of each device.
+ */
+struct idle_ctx {
+	struct devpm_pci_set *s;
+	struct devpm_pci_dev *p;
+	size_t i;
+	const struct dstate_at *at;
+	const struct acct *acct;
+};
+
+/* One device let suspend: it must, within its delay and the bound. */
+static void suspend_one(struct devpm_dev_block *b, void *arg)
+{
+	struct idle_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *p = c->p;
+	const struct devpm_event *ev;
+	struct devpm_wait_result w;
+	uint64_t at, limit;
+	size_t n = 0;
+	int r;
+
+	if (!p->part)
+		devpm_dev_skip(b, "%s", p->skip);
+	/* The opposite first: control=on kept it active. */
+	if (strcmp(p->on_status, "active"))
+		devpm_dev_abort(b,
+				"control=on left runtime_status %s (pm_runtime_forbid() resumes)",
+				p->on_status);
+	limit = p->delay_ms + DEVPM_PCI_BOUND_MS;
+	r = devpm_pci_dev_wait_suspended(s, p, &w);
+	if (r == 1)
+		devpm_dev_skip(b, "%s", p->skip);
+	if (r < 0)
+		devpm_dev_abort(b,
+				"%s %.0f ms after control=auto, limit %llu ms (autosuspend delay %ld + %d): %s",
+				w.status, ms(devpm_now_us() - p->allow_us),
+				(unsigned long long)limit, p->delay_ms,
+				DEVPM_PCI_BOUND_MS,
+				w.why[0] ? w.why : devpm_error());
+	at = 0;
+	if (s->t) {
+		devpm_trace_poll(s->t, 0);
+		ev = devpm_trace_events(s->t, &n);
+		at = devpm_rpm_suspended_at(ev, n, p->d.name, p->allow_us,
+					    w.at_us, NULL);
+	}
+	if (!at) {
+		devpm_dev_pass(b,
+			       "suspended within %.1f ms (polled: %s), limit %llu ms",
+			       ms(w.at_us - p->allow_us),
+			       s->t ? "no rpm_suspend return in the trace" :
+				      s->trace_why,
+			       (unsigned long long)limit);
+		return;
+	}
+	devpm_metric(p->d.name, "suspend_us", (double)(at - p->allow_us));
+	devpm_dev_pass(b, "suspended %.1f ms after control=auto, limit %llu ms",
+		       ms(at - p->allow_us), (unsigned long long)limit);
+}
+
+/* Each device of c's set in a block of its own run by fn. */
+static void run_each(struct devpm_sub *sub, struct idle_ctx *c,
+		     devpm_dev_fn *fn)
+{
+	for (c->i = 0; c->i < c->s->n; c->i++) {
+		c->p = &c->s->v[c->i];
+		devpm_dev_run(sub, c->p->d.name, fn, c);
+	}
+}
+
 TEST_F(pci, idle_devices_suspend)
 {
-	struct devpm_wait_result w;
-	struct devpm_pci_set *s = &self->s;
-	size_t i, n = 0;
-	const struct devpm_event *ev;
+	struct idle_ctx c = { .s = &self->s };
 
-	devpm_pci_set_parts(s, true, NULL);
-	devpm_pci_set_allow(s, true, false);
+	devpm_pci_set_parts(c.s, true, NULL);
+	devpm_pci_set_allow(c.s, true, false);
 	devpm_sub_begin(&self->sub, "idle_devices_suspend");
-	for (i = 0; i < s->n; i++) {
-		struct devpm_pci_dev *p = &s->v[i];
-		uint64_t at, limit;
-		int r;
-
-		if (!p->part) {
-			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
-			continue;
-		}
-		/* The opposite first: control=on kept it active. */
-		if (strcmp(p->on_status, "active")) {
-			devpm_sub_fail(&self->sub, p->d.name,
-				       "control=on left runtime_status %s (pm_runtime_forbid() resumes)",
-				       p->on_status);
-			continue;
-		}
-		limit = p->delay_ms + DEVPM_PCI_BOUND_MS;
-		r = devpm_pci_dev_wait_suspended(s, p, &w);
-		if (r == 1) {
-			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
-			continue;
-		}
-		if (r < 0) {
-			devpm_sub_fail(&self->sub, p->d.name,
-				       "%s %.0f ms after control=auto, limit %llu ms (autosuspend delay %ld + %d): %s",
-				       w.status, ms(devpm_now_us() - p->allow_us),
-				       (unsigned long long)limit, p->delay_ms,
-				       DEVPM_PCI_BOUND_MS,
-				       w.why[0] ? w.why : devpm_error());
-			continue;
-		}
-		at = 0;
-		if (s->t) {
-			devpm_trace_poll(s->t, 0);
-			ev = devpm_trace_events(s->t, &n);
-			at = devpm_rpm_suspended_at(ev, n, p->d.name,
-						    p->allow_us, w.at_us, NULL);
-		}
-		if (!at) {
-			devpm_sub_pass(&self->sub, p->d.name,
-				       "suspended within %.1f ms (polled: %s), limit %llu ms",
-				       ms(w.at_us - p->allow_us),
-				       s->t ? "no rpm_suspend return in the trace" :
-					      s->trace_why,
-				       (unsigned long long)limit);
-			continue;
-		}
-		devpm_metric(p->d.name, "suspend_us", (double)(at - p->allow_us));
-		devpm_sub_pass(&self->sub, p->d.name,
-			       "suspended %.1f ms after control=auto, limit %llu ms",
-			       ms(at - p->allow_us), (unsigned long long)limit);
-	}
+	run_each(&self->sub, &c, suspend_one);
 	DEVPM_SUB_END(&self->sub);
 }
 
 /* One device's D-state against its runtime status. */
-static void check_dstate(struct devpm_pci_set *s, struct devpm_pci_dev *p,
-			 const char *status, int ps, const char *ps_name,
-			 struct devpm_sub *sub)
+static void dstate_one(struct devpm_dev_block *b, void *arg)
 {
+	struct idle_ctx *c = arg;
+	struct devpm_pci_dev *p = c->p;
+	const char *status = c->at[c->i].status;
+	const char *ps_name = c->at[c->i].ps_name;
+	int ps = c->at[c->i].ps;
 	unsigned int pmcsr;
 	int pm;
 
-	if (p->info_r < 0) {
-		devpm_sub_fail(sub, p->d.name, "config space: %s",
-			       p->info_why);
-		return;
-	}
+	if (p->info_r < 0)
+		devpm_dev_abort(b, "config space: %s", p->info_why);
 	if (!p->info.pm_cap) {
 		if (ps > DEVPM_PCI_D0)
-			devpm_sub_fail(sub, p->d.name,
-				       "power_state %s without a PM capability",
-				       ps_name);
-		else if (!strcmp(status, "suspended"))
-			devpm_sub_pass(sub, p->d.name,
+			devpm_dev_abort(b,
+					"power_state %s without a PM capability",
+					ps_name);
+		if (!strcmp(status, "suspended"))
+			devpm_dev_pass(b,
 				       "suspended, still in D0: no PM capability, no lower state (power_state %s)",
 				       ps_name);
 		else
-			devpm_sub_pass(sub, p->d.name,
+			devpm_dev_pass(b,
 				       "%s in D0: no PM capability (power_state %s)",
 				       status, ps_name);
 		return;
 	}
-	pm = devpm_pci_pmcsr(s->pci, p->d.name, &pmcsr);
-	if (pm < 0) {
-		devpm_sub_fail(sub, p->d.name, "PMCSR: %s", devpm_error());
-		return;
-	}
-	if (ps >= 0 && ps != pm) {
-		devpm_sub_fail(sub, p->d.name,
-			       "power_state %s but PMCSR %#06x says %s",
-			       ps_name, pmcsr, devpm_pci_dstate_name(pm));
-		return;
-	}
+	pm = devpm_pci_pmcsr(c->s->pci, p->d.name, &pmcsr);
+	if (pm < 0)
+		devpm_dev_abort(b, "PMCSR: %s", devpm_error());
+	if (ps >= 0 && ps != pm)
+		devpm_dev_abort(b, "power_state %s but PMCSR %#06x says %s",
+				ps_name, pmcsr, devpm_pci_dstate_name(pm));
 	if (!strcmp(status, "active")) {
 		if (pm != DEVPM_PCI_D0)
-			devpm_sub_fail(sub, p->d.name,
-				       "active in %s (PMCSR %#06x), expected D0",
-				       devpm_pci_dstate_name(pm), pmcsr);
-		else
-			devpm_sub_pass(sub, p->d.name,
-				       "active in D0 (PMCSR %#06x, power_state %s)",
-				       pmcsr, ps_name);
+			devpm_dev_abort(b,
+					"active in %s (PMCSR %#06x), expected D0",
+					devpm_pci_dstate_name(pm), pmcsr);
+		devpm_dev_pass(b, "active in D0 (PMCSR %#06x, power_state %s)",
+			       pmcsr, ps_name);
 		return;
 	}
-	if (strcmp(status, "suspended")) {
-		devpm_sub_skip(sub, p->d.name, "runtime_status %s", status);
-		return;
-	}
+	if (strcmp(status, "suspended"))
+		devpm_dev_skip(b, "runtime_status %s", status);
 	if (!p->d.driver[0]) {
-		devpm_sub_pass(sub, p->d.name,
+		devpm_dev_pass(b,
 			       "suspended unbound in %s (PMCSR %#06x): pci_pm_runtime_suspend() only saves state",
 			       devpm_pci_dstate_name(pm), pmcsr);
 		return;
 	}
 	if (pm < DEVPM_PCI_D3HOT)
-		devpm_sub_fail(sub, p->d.name,
-			       "suspended by %s but in %s (PMCSR %#06x, power_state %s), expected D3hot",
-			       p->d.driver, devpm_pci_dstate_name(pm), pmcsr,
-			       ps_name);
-	else
-		devpm_sub_pass(sub, p->d.name,
-			       "suspended by %s in %s (PMCSR %#06x, power_state %s)",
-			       p->d.driver, devpm_pci_dstate_name(pm), pmcsr,
-			       ps_name);
+		devpm_dev_abort(b,
+				"suspended by %s but in %s (PMCSR %#06x, power_state %s), expected D3hot",
+				p->d.driver, devpm_pci_dstate_name(pm), pmcsr,
+				ps_name);
+	devpm_dev_pass(b, "suspended by %s in %s (PMCSR %#06x, power_state %s)",
+		       p->d.driver, devpm_pci_dstate_name(pm), pmcsr, ps_name);
 }
 
 TEST_F(pci, d_state_matches_status)
 {
-	struct devpm_pci_set *s = &self->s;
-	char (*status)[16], (*ps_name)[16];
-	int *ps;
+	struct idle_ctx c = { .s = &self->s };
+	struct devpm_pci_set *s = c.s;
+	struct dstate_at *at;
 	size_t i;
 
 	devpm_pci_set_parts(s, true, want_dstate);
 	devpm_pci_set_allow(s, false, true);
 	devpm_pci_set_settle(s);
-	status = calloc(s->n, sizeof(*status));
-	ps_name = calloc(s->n, sizeof(*ps_name));
-	ps = calloc(s->n, sizeof(*ps));
-	ASSERT_TRUE(status && ps_name && ps);
+	at = calloc(s->n ? s->n : 1, sizeof(*at));
+	ASSERT_TRUE(at != NULL);
 	/* States first: reading config space resumes a parent bridge. */
 	for (i = 0; i < s->n; i++) {
-		if (devpm_dev_status(&s->v[i].d, status[i], sizeof(status[i])))
-			snprintf(status[i], sizeof(status[i]), "unreadable");
-		ps[i] = read_power_state(&s->v[i], ps_name[i], sizeof(ps_name[i]));
+		if (devpm_dev_status(&s->v[i].d, at[i].status,
+				     sizeof(at[i].status)))
+			snprintf(at[i].status, sizeof(at[i].status),
+				 "unreadable");
+		at[i].ps = read_power_state(&s->v[i], at[i].ps_name,
+					    sizeof(at[i].ps_name));
 	}
+	c.at = at;
 	devpm_sub_begin(&self->sub, "d_state_matches_status");
-	for (i = 0; i < s->n; i++)
-		check_dstate(s, &s->v[i], status[i], ps[i], ps_name[i],
-			     &self->sub);
-	free(status);
-	free(ps_name);
-	free(ps);
+	run_each(&self->sub, &c, dstate_one);
+	free(at);
 	DEVPM_SUB_END(&self->sub);
 }
 
@@ -229,23 +242,30 @@ static int traced_resumes(struct devpm_pci_set *s, const char *dev,
 	return devpm_rpm_resumes(ev, n, dev, from, to, NULL, 0);
 }
 
-static void config_read(struct devpm_pci_set *s, struct devpm_pci_dev *p,
-			struct devpm_sub *sub)
+/* A config read of a device in D3hot: it must stay suspended there. */
+static void config_read_one(struct devpm_dev_block *b, void *arg)
 {
+	struct idle_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *p = c->p;
 	unsigned char cfg[256];
 	const char *parent = strrchr(p->d.parent, '/');
 	char psn[16];
 	uint64_t t0, t1;
 	int n, pn = 0, pm, ps;
 
+	if (!p->part)
+		devpm_dev_skip(b, "%s", p->skip);
+	if (read_power_state(p, psn, sizeof(psn)) != DEVPM_PCI_D3HOT)
+		devpm_dev_skip(b, "suspended in power_state %s, not D3hot%s",
+			       psn, p->info.pm_cap ? "" :
+			       ": no PM capability");
 	if (parent)
 		devpm_trace_add_dev(s->t, parent + 1);
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
-	if (devpm_pci_read_config(s->pci, p->d.name, cfg, sizeof(cfg)) < 0) {
-		devpm_sub_fail(sub, p->d.name, "%s", devpm_error());
-		return;
-	}
+	if (devpm_pci_read_config(s->pci, p->d.name, cfg, sizeof(cfg)) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
 	t1 = devpm_now_us();
 	n = traced_resumes(s, p->d.name, t0, t1);
 	if (parent)
@@ -253,127 +273,97 @@ static void config_read(struct devpm_pci_set *s, struct devpm_pci_dev *p,
 	pm = cfg[p->info.pm_cap + 4] & 3;
 	ps = read_power_state(p, psn, sizeof(psn));
 	if (n || !devpm_pci_dev_status_is(p, "suspended") ||
-	    ps != DEVPM_PCI_D3HOT || pm != DEVPM_PCI_D3HOT) {
-		devpm_sub_fail(sub, p->d.name,
-			       "a %zu-byte config read resumed it: %d rpm_resume in the trace, power_state %s, PMCSR %s",
-			       sizeof(cfg), n, psn, devpm_pci_dstate_name(pm));
-		return;
-	}
+	    ps != DEVPM_PCI_D3HOT || pm != DEVPM_PCI_D3HOT)
+		devpm_dev_abort(b,
+				"a %zu-byte config read resumed it: %d rpm_resume in the trace, power_state %s, PMCSR %s",
+				sizeof(cfg), n, psn, devpm_pci_dstate_name(pm));
 	/* The opposite: a resume of this device does show in the trace. */
 	t0 = devpm_now_us();
-	if (devpm_pci_dev_control(p, "on") < 0) {
-		devpm_sub_fail(sub, p->d.name, "control=on: %s", devpm_error());
-		return;
-	}
+	if (devpm_pci_dev_control(p, "on") < 0)
+		devpm_dev_abort(b, "control=on: %s", devpm_error());
 	t1 = devpm_now_us();
-	if (traced_resumes(s, p->d.name, t0, t1) != 1) {
-		devpm_sub_fail(sub, p->d.name,
-			       "control=on gave no traced resume: the trace cannot vouch that the read did not resume it");
-		return;
-	}
-	devpm_sub_pass(sub, p->d.name,
+	if (traced_resumes(s, p->d.name, t0, t1) != 1)
+		devpm_dev_abort(b,
+				"control=on gave no traced resume: the trace cannot vouch that the read did not resume it");
+	devpm_dev_pass(b,
 		       "config read in %.2f ms left it suspended in D3hot (no rpm_resume; parent %s resumed %d times); control=on resumed it",
 		       ms(t1 - t0), parent ? parent + 1 : "-", pn);
 }
 
 TEST_F(pci, config_read_keeps_d3hot)
 {
-	struct devpm_pci_set *s = &self->s;
-	char psn[16];
-	size_t i;
+	struct idle_ctx c = { .s = &self->s };
 
-	if (!s->t)
-		SKIP(return, "needs rpm trace events: %s", s->trace_why);
-	devpm_pci_set_parts(s, true, want_pm_cap);
-	devpm_pci_set_allow(s, false, true);
-	devpm_pci_set_settle(s);
+	if (!c.s->t)
+		SKIP(return, "needs rpm trace events: %s", c.s->trace_why);
+	devpm_pci_set_parts(c.s, true, want_pm_cap);
+	devpm_pci_set_allow(c.s, false, true);
+	devpm_pci_set_settle(c.s);
 	devpm_sub_begin(&self->sub, "config_read_keeps_d3hot");
-	for (i = 0; i < s->n; i++) {
-		struct devpm_pci_dev *p = &s->v[i];
-
-		if (!p->part) {
-			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
-			continue;
-		}
-		if (read_power_state(p, psn, sizeof(psn)) != DEVPM_PCI_D3HOT) {
-			devpm_sub_skip(&self->sub, p->d.name,
-				       "suspended in power_state %s, not D3hot%s",
-				       psn, p->info.pm_cap ? "" :
-				       ": no PM capability");
-			continue;
-		}
-		config_read(s, p, &self->sub);
-	}
+	run_each(&self->sub, &c, config_read_one);
 	DEVPM_SUB_END(&self->sub);
+}
+
+/* control=on of a suspended device: active when the write returns. */
+static void forbid_one(struct devpm_dev_block *b, void *arg)
+{
+	struct idle_ctx *c = arg;
+	struct devpm_pci_set *s = c->s;
+	struct devpm_pci_dev *p = c->p;
+	struct devpm_wait_result w;
+	const struct devpm_event *ev;
+	char st[16];
+	uint64_t t0, t1, at;
+	size_t n;
+	int r;
+
+	if (!p->part)
+		devpm_dev_skip(b, "%s", p->skip);
+	if (s->t)
+		devpm_trace_poll(s->t, 0);
+	t0 = devpm_now_us();
+	r = devpm_pci_dev_control(p, "on");
+	t1 = devpm_now_us();
+	if (r < 0 || devpm_dev_status(&p->d, st, sizeof(st)) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
+	if (strcmp(st, "active"))
+		devpm_dev_abort(b,
+				"control=on returned after %.2f ms with runtime_status %s, expected active",
+				ms(t1 - t0), st);
+	at = 0;
+	if (s->t) {
+		devpm_trace_poll(s->t, 0);
+		ev = devpm_trace_events(s->t, &n);
+		if (devpm_rpm_resumes(ev, n, p->d.name, t0, t1, &at, 1) != 1)
+			devpm_dev_abort(b,
+					"active after control=on but no resume completed in the trace within the write (%.2f ms)",
+					ms(t1 - t0));
+		devpm_metric(p->d.name, "resume_us", (double)(at - t0));
+	}
+	/* The opposite: control=auto lets it suspend again. */
+	p->allow_us = devpm_now_us();
+	p->deadline_us = p->allow_us +
+			 (uint64_t)(p->delay_ms + DEVPM_PCI_BOUND_MS) * 1000;
+	memset(&w, 0, sizeof(w));
+	if (devpm_pci_dev_control(p, "auto") < 0 ||
+	    devpm_pci_dev_wait_suspended(s, p, &w) != 0)
+		devpm_dev_abort(b,
+				"resumed, but not suspended again after control=auto: %s",
+				w.why[0] ? w.why : devpm_error());
+	devpm_dev_pass(b, "active when control=on returned (%.2f ms%s%.2f ms)",
+		       ms(t1 - t0), at ? ", resumed in " : ", polled",
+		       at ? ms(at - t0) : 0.0);
 }
 
 TEST_F(pci, forbid_resumes_immediately)
 {
-	struct devpm_wait_result w;
-	struct devpm_pci_set *s = &self->s;
-	const struct devpm_event *ev;
-	char st[16];
-	uint64_t t0, t1, at;
-	size_t i, n;
-	int r;
+	struct idle_ctx c = { .s = &self->s };
 
-	devpm_pci_set_parts(s, true, NULL);
-	devpm_pci_set_allow(s, false, true);
-	devpm_pci_set_settle(s);
+	devpm_pci_set_parts(c.s, true, NULL);
+	devpm_pci_set_allow(c.s, false, true);
+	devpm_pci_set_settle(c.s);
 	devpm_sub_begin(&self->sub, "forbid_resumes_immediately");
-	for (i = 0; i < s->n; i++) {
-		struct devpm_pci_dev *p = &s->v[i];
-
-		if (!p->part) {
-			devpm_sub_skip(&self->sub, p->d.name, "%s", p->skip);
-			continue;
-		}
-		if (s->t)
-			devpm_trace_poll(s->t, 0);
-		t0 = devpm_now_us();
-		r = devpm_pci_dev_control(p, "on");
-		t1 = devpm_now_us();
-		if (r < 0 || devpm_dev_status(&p->d, st, sizeof(st)) < 0) {
-			devpm_sub_fail(&self->sub, p->d.name, "%s",
-				       devpm_error());
-			continue;
-		}
-		if (strcmp(st, "active")) {
-			devpm_sub_fail(&self->sub, p->d.name,
-				       "control=on returned after %.2f ms with runtime_status %s, expected active",
-				       ms(t1 - t0), st);
-			continue;
-		}
-		at = 0;
-		if (s->t) {
-			devpm_trace_poll(s->t, 0);
-			ev = devpm_trace_events(s->t, &n);
-			if (devpm_rpm_resumes(ev, n, p->d.name, t0, t1, &at,
-					      1) != 1) {
-				devpm_sub_fail(&self->sub, p->d.name,
-					       "active after control=on but no resume completed in the trace within the write (%.2f ms)",
-					       ms(t1 - t0));
-				continue;
-			}
-			devpm_metric(p->d.name, "resume_us", (double)(at - t0));
-		}
-		/* The opposite: control=auto lets it suspend again. */
-		p->allow_us = devpm_now_us();
-		p->deadline_us = p->allow_us +
-				 (uint64_t)(p->delay_ms + DEVPM_PCI_BOUND_MS) *
-				 1000;
-		if (devpm_pci_dev_control(p, "auto") < 0 ||
-		    devpm_pci_dev_wait_suspended(s, p, &w) != 0) {
-			devpm_sub_fail(&self->sub, p->d.name,
-				       "resumed, but not suspended again after control=auto: %s",
-				       w.why[0] ? w.why : devpm_error());
-			continue;
-		}
-		devpm_sub_pass(&self->sub, p->d.name,
-			       "active when control=on returned (%.2f ms%s%.2f ms)",
-			       ms(t1 - t0), at ? ", resumed in " : ", polled",
-			       at ? ms(at - t0) : 0.0);
-	}
+	run_each(&self->sub, &c, forbid_one);
 	DEVPM_SUB_END(&self->sub);
 }
 
@@ -469,89 +459,89 @@ static bool steady(struct devpm_pci_set *s, struct devpm_pci_dev *p,
 				       NULL);
 }
 
+/* A device's two windows, and why control=on was refused ("" if not). */
+struct acct {
+	struct times a0, a1, b0, b1;
+	char on_why[256];
+};
+
+/* Both windows of a device: the time of the status held grew alone. */
+static void accounting_one(struct devpm_dev_block *b, void *arg)
+{
+	struct idle_ctx *c = arg;
+	struct devpm_pci_dev *p = c->p;
+	const struct acct *t = &c->acct[c->i];
+	char why[256], st[16];
+
+	if (t->on_why[0])
+		devpm_dev_abort(b, "control=on: %s", t->on_why);
+	devpm_dev_status(&p->d, st, sizeof(st));
+	if (strcmp(st, "active") && strcmp(st, "suspended"))
+		devpm_dev_skip(b,
+			       "runtime_status %s: runtime PM disabled, nothing is accounted",
+			       st);
+	if (!steady(c->s, p, "active", &t->a0, &t->a1))
+		devpm_dev_skip(b,
+			       "not active throughout window A (it changed state by itself)");
+	if (check_window(&t->a0, &t->a1, "active", why, sizeof(why)))
+		devpm_dev_abort(b, "%s", why);
+	if (!p->part) {
+		devpm_dev_pass(b,
+			       "active %.0f ms: +%lld ms active, +0 suspended (it does not suspend: %s)",
+			       ms(t->a1.at - t->a0.at), t->a1.a - t->a0.a,
+			       p->skip);
+		return;
+	}
+	if (!steady(c->s, p, "suspended", &t->b0, &t->b1))
+		devpm_dev_abort(b,
+				"not suspended throughout window B (%.0f ms) though idle",
+				ms(t->b1.at - t->b0.at));
+	if (check_window(&t->b0, &t->b1, "suspended", why, sizeof(why)))
+		devpm_dev_abort(b, "%s", why);
+	devpm_dev_pass(b,
+		       "active %.0f ms: +%lld/+%lld ms; suspended %.0f ms: +%lld/+%lld ms (active/suspended)",
+		       ms(t->a1.at - t->a0.at), t->a1.a - t->a0.a,
+		       t->a1.s - t->a0.s, ms(t->b1.at - t->b0.at),
+		       t->b1.a - t->b0.a, t->b1.s - t->b0.s);
+}
+
 TEST_F(pci, runtime_time_accounting)
 {
-	struct devpm_pci_set *s = &self->s;
-	struct times *a0, *a1, *b0, *b1;
-	char why[256], st[16];
+	struct idle_ctx c = { .s = &self->s };
+	struct devpm_pci_set *s = c.s;
+	struct acct *t;
 	size_t i;
 
 	devpm_pci_set_parts(s, true, NULL);
 	devpm_pci_set_allow(s, false, true);
 	devpm_pci_set_settle(s);
-	a0 = calloc(s->n, sizeof(*a0));
-	a1 = calloc(s->n, sizeof(*a1));
-	b0 = calloc(s->n, sizeof(*b0));
-	b1 = calloc(s->n, sizeof(*b1));
-	ASSERT_TRUE(a0 && a1 && b0 && b1);
+	t = calloc(s->n ? s->n : 1, sizeof(*t));
+	ASSERT_TRUE(t != NULL);
 
 	/* Window A: every device active (the parts resumed by control=on). */
 	for (i = 0; i < s->n; i++)
-		if (s->v[i].part)
-			devpm_pci_dev_control(&s->v[i], "on");
+		if (s->v[i].part && devpm_pci_dev_control(&s->v[i], "on") < 0)
+			snprintf(t[i].on_why, sizeof(t[i].on_why), "%s",
+				 devpm_error());
 	for (i = 0; i < s->n; i++)
-		read_times(&s->v[i], &a0[i]);
+		read_times(&s->v[i], &t[i].a0);
 	hold_ms(HOLD_MS);
 	for (i = 0; i < s->n; i++)
-		read_times(&s->v[i], &a1[i]);
+		read_times(&s->v[i], &t[i].a1);
 
 	/* Window B: the parts suspended again. */
 	devpm_pci_set_allow(s, false, true);
 	devpm_pci_set_settle(s);
 	for (i = 0; i < s->n; i++)
-		read_times(&s->v[i], &b0[i]);
+		read_times(&s->v[i], &t[i].b0);
 	hold_ms(HOLD_MS);
 	for (i = 0; i < s->n; i++)
-		read_times(&s->v[i], &b1[i]);
+		read_times(&s->v[i], &t[i].b1);
 
+	c.acct = t;
 	devpm_sub_begin(&self->sub, "runtime_time_accounting");
-	for (i = 0; i < s->n; i++) {
-		struct devpm_pci_dev *p = &s->v[i];
-
-		devpm_dev_status(&p->d, st, sizeof(st));
-		if (strcmp(st, "active") && strcmp(st, "suspended")) {
-			devpm_sub_skip(&self->sub, p->d.name,
-				       "runtime_status %s: runtime PM disabled, nothing is accounted",
-				       st);
-			continue;
-		}
-		if (!steady(s, p, "active", &a0[i], &a1[i])) {
-			devpm_sub_skip(&self->sub, p->d.name,
-				       "not active throughout window A (it changed state by itself)");
-			continue;
-		}
-		if (check_window(&a0[i], &a1[i], "active", why, sizeof(why))) {
-			devpm_sub_fail(&self->sub, p->d.name, "%s", why);
-			continue;
-		}
-		if (!p->part) {
-			devpm_sub_pass(&self->sub, p->d.name,
-				       "active %.0f ms: +%lld ms active, +0 suspended (it does not suspend: %s)",
-				       ms(a1[i].at - a0[i].at),
-				       a1[i].a - a0[i].a, p->skip);
-			continue;
-		}
-		if (!steady(s, p, "suspended", &b0[i], &b1[i])) {
-			devpm_sub_fail(&self->sub, p->d.name,
-				       "not suspended throughout window B (%.0f ms) though idle",
-				       ms(b1[i].at - b0[i].at));
-			continue;
-		}
-		if (check_window(&b0[i], &b1[i], "suspended", why,
-				 sizeof(why))) {
-			devpm_sub_fail(&self->sub, p->d.name, "%s", why);
-			continue;
-		}
-		devpm_sub_pass(&self->sub, p->d.name,
-			       "active %.0f ms: +%lld/+%lld ms; suspended %.0f ms: +%lld/+%lld ms (active/suspended)",
-			       ms(a1[i].at - a0[i].at), a1[i].a - a0[i].a,
-			       a1[i].s - a0[i].s, ms(b1[i].at - b0[i].at),
-			       b1[i].a - b0[i].a, b1[i].s - b0[i].s);
-	}
-	free(a0);
-	free(a1);
-	free(b0);
-	free(b1);
+	run_each(&self->sub, &c, accounting_one);
+	free(t);
 	DEVPM_SUB_END(&self->sub);
 }
 
