@@ -68,10 +68,17 @@ FIXTURE(pci) {
 
 FIXTURE_SETUP(pci)
 {
+	size_t i;
+
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, devpm_pci_set_open(&self->s)) TH_LOG("%s", devpm_error());
 	self->a = calloc(self->s.n ? self->s.n : 1, sizeof(*self->a));
 	ASSERT_TRUE(self->a != NULL);
+	/* A device no case finds an action for closes nothing (not fd 0). */
+	for (i = 0; i < self->s.n; i++) {
+		self->a[i].fd = -1;
+		self->a[i].blk.fd = -1;
+	}
 }
 
 static void action_close(struct action *a)
