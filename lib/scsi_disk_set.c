@@ -37,14 +37,6 @@ int devpm_test_disk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
 	return 0;
 }
 
-void devpm_test_disk_fail(struct devpm_sub *s, struct devpm_test_disk *x,
-			  const char *why)
-{
-	devpm_sub_fail(s, x->d->name, "%s: %s", x->d->block, why);
-	x->on = false;
-	x->failed = true;
-}
-
 void devpm_test_disk_drop(struct devpm_test_disk *x, const char *why)
 {
 	/* why may be x->why: snprintf() must not copy onto itself. */

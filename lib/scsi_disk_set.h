@@ -24,7 +24,6 @@ struct devpm_test_disk {
 	struct devpm_dev sd, tgt, host;
 	bool on;		/* still under test */
 	bool skip;		/* dropped out as a SKIP, not a FAIL */
-	bool failed;		/* its FAIL line is out */
 	char why[768];		/* why it dropped out */
 };
 
@@ -35,10 +34,6 @@ int devpm_test_disk_init(const struct devpm_scsi_disk *d,
 /* devpm_test_disk_init(), with a FAIL line for d on error. */
 int devpm_test_disk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
 			 struct devpm_test_disk *x);
-
-/* Drop x out of the test with a FAIL line naming its block device. */
-void devpm_test_disk_fail(struct devpm_sub *s, struct devpm_test_disk *x,
-			  const char *why);
 
 /*
  * Drop x out of the test (x->on false) in a phase run on many disks: its
