@@ -2,6 +2,7 @@
 /*
  * scsi_disk_set.c - a set of SCSI disks under test (scsi_disk_set.h).
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,27 +14,64 @@
 #include "sysfs.h"
 #include "wait.h"
 
-int devpm_test_disk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
+int devpm_test_disk_init(const struct devpm_scsi_disk *d,
 			 struct devpm_test_disk *x)
 {
 	memset(x, 0, sizeof(*x));
 	x->d = d;
 	if (devpm_dev_open(&x->sd, d->path) < 0 ||
 	    devpm_dev_open(&x->tgt, d->target_path) < 0 ||
-	    devpm_dev_open(&x->host, d->host_path) < 0) {
-		devpm_sub_fail(s, d->name, "%s", devpm_error());
+	    devpm_dev_open(&x->host, d->host_path) < 0)
 		return -1;
-	}
 	x->on = true;
 	return 0;
 }
 
-void devpm_test_disk_fail(struct devpm_sub *s, struct devpm_test_disk *x,
-			  const char *why)
+int devpm_test_disk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
+			 struct devpm_test_disk *x)
 {
-	devpm_sub_fail(s, x->d->name, "%s: %s", x->d->block, why);
+	if (devpm_test_disk_init(d, x)) {
+		devpm_sub_fail(s, d->name, "%s", devpm_error());
+		return -1;
+	}
+	return 0;
+}
+
+void devpm_test_disk_drop(struct devpm_test_disk *x, const char *why)
+{
+	/* why may be x->why: snprintf() must not copy onto itself. */
+	if (why != x->why)
+		snprintf(x->why, sizeof(x->why), "%s", why);
 	x->on = false;
-	x->failed = true;
+}
+
+void devpm_test_disk_drop_skip(struct devpm_test_disk *x, const char *why)
+{
+	devpm_test_disk_drop(x, why);
+	x->skip = true;
+}
+
+void devpm_test_disk_check(struct devpm_dev_block *b,
+			   const struct devpm_test_disk *x)
+{
+	if (x->on)
+		return;
+	if (x->skip)
+		devpm_dev_skip(b, "%s", x->why);
+	devpm_test_disk_abort(b, x, "%s", x->why);
+}
+
+void devpm_test_disk_abort(struct devpm_dev_block *b,
+			   const struct devpm_test_disk *x, const char *fmt,
+			   ...)
+{
+	char why[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	devpm_dev_abort(b, "%s: %s", x->d->block, why);
 }
 
 size_t devpm_disk_set_select(struct devpm_sub *s,

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scsi_disk_set.h - a set of SCSI disks under test, each with its target
- * and host: which disks devpm may test, a trace of all of them, a FAIL
- * that drops one out, and I/O cycles run on all of them at once (each
- * burst when its disk is found suspended), so that slow disks do not add
- * up.
+ * and host: which disks devpm may test, a trace of all of them, I/O cycles
+ * run on all of them at once (each burst when its disk is found
+ * suspended), so that slow disks do not add up, and a disk's drop-out in
+ * such a phase, which its own block (dev_block.h) reports at the end.
  */
 #ifndef DEVPM_SCSI_DISK_SET_H
 #define DEVPM_SCSI_DISK_SET_H
@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dev_block.h"
 #include "device.h"
 #include "report.h"
 #include "scsi.h"
@@ -22,17 +23,37 @@ struct devpm_test_disk {
 	const struct devpm_scsi_disk *d;
 	struct devpm_dev sd, tgt, host;
 	bool on;		/* still under test */
-	bool failed;		/* its FAIL line is out */
+	bool skip;		/* dropped out as a SKIP, not a FAIL */
 	char why[768];		/* why it dropped out */
 };
 
-/* Open sd, target and host of d into x; on error a FAIL line and -1. */
+/* Open sd, target and host of d into x; -1 (devpm_error()) on error. */
+int devpm_test_disk_init(const struct devpm_scsi_disk *d,
+			 struct devpm_test_disk *x);
+
+/* devpm_test_disk_init(), with a FAIL line for d on error. */
 int devpm_test_disk_open(struct devpm_sub *s, const struct devpm_scsi_disk *d,
 			 struct devpm_test_disk *x);
 
-/* Drop x out of the test with a FAIL line naming its block device. */
-void devpm_test_disk_fail(struct devpm_sub *s, struct devpm_test_disk *x,
-			  const char *why);
+/*
+ * Drop x out of the test (x->on false) in a phase run on many disks: its
+ * block's devpm_test_disk_check() ends as a FAIL with why (which may be
+ * x->why), or, after devpm_test_disk_drop_skip(), as a SKIP.
+ */
+void devpm_test_disk_drop(struct devpm_test_disk *x, const char *why);
+void devpm_test_disk_drop_skip(struct devpm_test_disk *x, const char *why);
+
+/*
+ * In x's block: a disk that dropped out ends it here, a FAIL naming its
+ * block device ("sdb: why") or a SKIP with why; a disk still on goes on.
+ */
+void devpm_test_disk_check(struct devpm_dev_block *b,
+			   const struct devpm_test_disk *x);
+
+/* End x's block as a FAIL naming its block device: "sdb: <fmt>". */
+void devpm_test_disk_abort(struct devpm_dev_block *b,
+			   const struct devpm_test_disk *x, const char *fmt,
+			   ...) __attribute__((format(printf, 3, 4), noreturn));
 
 /*
  * The disks of d[0..n) whose PM knobs devpm may write (and, with data,

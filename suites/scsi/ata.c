@@ -60,8 +60,9 @@ struct ctl {
 	int nports;
 	struct devpm_test_disk disk[MAX_PORTS];
 	int ndisks;
-	char why[512];		/* why it is skipped */
+	char why[768];		/* why it is skipped, or failed before its block */
 	bool ok;		/* still under test */
+	bool released;		/* its block passed: its disks' blocks run */
 };
 
 /* The ataN children of the controller. */
@@ -396,18 +397,60 @@ static bool any_pci_suspended(void *arg)
 	return false;
 }
 
+/* Drop c out before its block, which then fails with why. */
+static void ctl_drop(struct ctl *c, const char *why)
+{
+	snprintf(c->why, sizeof(c->why), "%s", why);
+	c->ok = false;
+}
+
+/* What ctl_one() and chain_one() share. */
+struct ata_run {
+	struct ctl *c;
+	struct devpm_test_disk *x;	/* chain_one()'s disk */
+	struct devpm_trace *t;
+	uint64_t t0, tp;	/* start of the case; ports to auto */
+	void *buf;
+};
+
+/* A controller's block: its ports suspended after their disks, it last. */
+static void ctl_one(struct devpm_dev_block *b, void *arg)
+{
+	struct ata_run *a = arg;
+	struct ctl *c = a->c;
+	char why[768];
+
+	if (!c->ok)
+		devpm_dev_abort(b, "%s", c->why);
+	if (release_ports(c, a->t, a->t0, a->tp, why, sizeof(why)))
+		devpm_dev_abort(b, "%s", why);
+	devpm_dev_pass(b, "%s", why);
+	c->released = true;
+}
+
+/* A disk's block: a read resumes the chain from the controller down. */
+static void chain_one(struct devpm_dev_block *b, void *arg)
+{
+	struct ata_run *a = arg;
+	char why[768];
+
+	if (resume_chain(a->c, a->x, a->t, a->buf, why, sizeof(why)))
+		devpm_test_disk_abort(b, a->x, "%s", why);
+	devpm_dev_pass(b, "%s: %s", a->x->d->block, why);
+}
+
 TEST_F(ata, ata_port_follows_disk)
 {
 	struct ctl *cs = calloc(MAX_CTLS, sizeof(*cs));
-	void *buf = devpm_blk_alloc(BLK);
-	uint64_t t0 = devpm_now_us(), tp;
+	struct ata_run a = { .buf = devpm_blk_alloc(BLK),
+			     .t0 = devpm_now_us() };
 	char why[768];
 	struct devpm_sub s;
 	int nc = 0, j, k;
 	size_t i, m;
 
 	devpm_sub_begin(&s, "ata_port_follows_disk");
-	for (i = 0; cs && buf && i < self->n && nc < MAX_CTLS; i++) {
+	for (i = 0; cs && a.buf && i < self->n && nc < MAX_CTLS; i++) {
 		const struct devpm_scsi_disk *d = &self->d[i];
 		bool seen = false;
 
@@ -424,54 +467,36 @@ TEST_F(ata, ata_port_follows_disk)
 		if (!k)
 			nc++;
 	}
-	self->t = nc ? ctl_trace(cs, nc) : NULL;
+	a.t = self->t = nc ? ctl_trace(cs, nc) : NULL;
 	for (j = 0; j < nc; j++) {
-		cs[j].ok = !hold_ports(&cs[j], self->t, why, sizeof(why));
-		if (!cs[j].ok)
-			devpm_sub_fail(&s, cs[j].pci.name, "%s", why);
+		cs[j].ok = true;
+		if (hold_ports(&cs[j], self->t, why, sizeof(why)))
+			ctl_drop(&cs[j], why);
 	}
 	/* Negative control: no controller may suspend under held ports. */
 	if (nc && devpm_poll_until(any_pci_suspended,
 				   &(struct ctls){ cs, nc }, HOLD_MS))
 		for (j = 0; j < nc; j++)
-			if (pci_suspended(&cs[j])) {
-				devpm_sub_fail(&s, cs[j].pci.name,
-					       "suspended while its ports were held active (control=on)");
-				cs[j].ok = false;
-			}
-	tp = devpm_now_us();
+			if (pci_suspended(&cs[j]))
+				ctl_drop(&cs[j], "suspended while its ports were held active (control=on)");
+	a.tp = devpm_now_us();
 	for (j = 0; j < nc; j++)
 		for (k = 0; cs[j].ok && k < cs[j].nports; k++)
-			if (devpm_dev_knob_write(&cs[j].port[k], "control", "auto")) {
-				devpm_sub_fail(&s, cs[j].pci.name, "%s",
-					       devpm_error());
-				cs[j].ok = false;
-			}
+			if (devpm_dev_knob_write(&cs[j].port[k], "control", "auto"))
+				ctl_drop(&cs[j], devpm_error());
 	for (j = 0; j < nc; j++) {
-		struct ctl *c = &cs[j];
-
-		if (!c->ok)
-			continue;
-		if (release_ports(c, self->t, t0, tp, why, sizeof(why))) {
-			devpm_sub_fail(&s, c->pci.name, "%s", why);
-			continue;
-		}
-		devpm_sub_pass(&s, c->pci.name, "%s", why);
-		for (k = 0; k < c->ndisks; k++) {
-			struct devpm_test_disk *x = &c->disk[k];
-
-			if (resume_chain(c, x, self->t, buf, why, sizeof(why)))
-				devpm_test_disk_fail(&s, x, why);
-			else
-				devpm_sub_pass(&s, x->d->name, "%s: %s",
-					       x->d->block, why);
+		a.c = &cs[j];
+		devpm_dev_run(&s, cs[j].pci.name, ctl_one, &a);
+		for (k = 0; cs[j].released && k < cs[j].ndisks; k++) {
+			a.x = &cs[j].disk[k];
+			devpm_dev_run(&s, a.x->d->name, chain_one, &a);
 		}
 	}
 	ports_back_on(cs, nc);
 	if (!nc)
 		devpm_note("no libata controller to test");
 	free(cs);
-	free(buf);
+	free(a.buf);
 	DEVPM_SUB_END(&s);
 }
 

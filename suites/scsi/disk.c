@@ -59,8 +59,11 @@ FIXTURE_TEARDOWN(scsi)
 	devpm_case_teardown(self->mark);
 }
 
-/* Wait until every disk still on has sd, target and host suspended. */
-static void settle(struct devpm_sub *s, struct devpm_test_disk *x, size_t n,
+/*
+ * Wait until every disk still on has sd, target and host suspended; one
+ * that does not drops out (its block fails with why).
+ */
+static void settle(struct devpm_test_disk *x, size_t n,
 		   struct devpm_trace *t, long delay_ms, bool parents)
 {
 	struct devpm_wait_result res;
@@ -77,19 +80,19 @@ static void settle(struct devpm_sub *s, struct devpm_test_disk *x, size_t n,
 					    &res) ||
 		      devpm_wait_status_why(&x[i].host, t, "suspended", 1000,
 					    &res))))
-			devpm_test_disk_fail(s, &x[i], res.why);
+			devpm_test_disk_drop(&x[i], res.why);
 	}
 }
 
-/* Set delay and control on every disk still on. */
-static void set_all(struct devpm_sub *s, struct devpm_test_disk *x, size_t n,
-		    long delay, const char *control)
+/* Set delay and control on every disk still on (or drop it out). */
+static void set_all(struct devpm_test_disk *x, size_t n, long delay,
+		    const char *control)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (x[i].on && devpm_scsi_rpm_set(x[i].d, delay, control))
-			devpm_test_disk_fail(s, &x[i], devpm_error());
+			devpm_test_disk_drop(&x[i], devpm_error());
 }
 
 static bool any_suspended(void *arg)
@@ -105,19 +108,72 @@ static bool any_suspended(void *arg)
 	return false;
 }
 
-TEST_F(scsi, disk_autosuspends)
+/* A disk's block in disk_autosuspends: what the trace shows after auto. */
+struct autosuspend {
+	struct devpm_test_disk *x;
+	struct devpm_trace *t;
+	uint64_t t_auto;	/* when control=auto was written */
+	int hold;		/* how long control=on held it active */
+};
+
+static void autosuspend_one(struct devpm_dev_block *b, void *arg)
 {
 	const double lo = DELAY_MS, hi = DELAY_MS * 1.25 + SUSPEND_SLACK_MS;
-	uint64_t *t_auto = calloc(self->n + 1, sizeof(uint64_t));
+	struct autosuspend *a = arg;
+	struct devpm_test_disk *x = a->x;
+	const struct devpm_event *ev;
+	uint64_t now = devpm_now_us(), a_sd, a_tgt, a_host, dur;
+	double after;
+	size_t ne;
+
+	devpm_test_disk_check(b, x);
+	if (!a->t) {
+		devpm_dev_pass(b, "%s, %s and %s suspended after control=auto (order and timing unchecked: no trace)",
+			       x->d->block, x->tgt.name, x->host.name);
+		return;
+	}
+	ev = devpm_disk_set_events(a->t, &ne);
+	a_sd = devpm_rpm_suspended_at(ev, ne, x->sd.name, a->t_auto, now,
+				      &dur);
+	a_tgt = devpm_rpm_suspended_at(ev, ne, x->tgt.name, a->t_auto, now,
+				       NULL);
+	a_host = devpm_rpm_suspended_at(ev, ne, x->host.name, a->t_auto, now,
+					NULL);
+	if (!a_sd || !a_tgt || !a_host)
+		devpm_test_disk_abort(b, x, "suspended, but the trace shows no suspend of it, its target or host");
+	after = (double)(a_sd - a->t_auto) / 1000;
+	devpm_metric(x->d->name, "suspend_after_ms", after);
+	devpm_metric(x->d->name, "suspend_us", (double)dur);
+	if (after < lo || after > hi)
+		devpm_test_disk_abort(b, x, "suspended %.1f ms after control=auto; limit %.0f-%.0f ms (delay %d ms + 25%% + %d ms)",
+				      after, lo, hi, DELAY_MS,
+				      SUSPEND_SLACK_MS);
+	if (a_tgt < a_sd || a_host < a_tgt)
+		devpm_test_disk_abort(b, x, "suspend order wrong: disk at +%.3f ms, %s at +%.3f ms, %s at +%.3f ms",
+				      after, x->tgt.name,
+				      (double)(a_tgt - a->t_auto) / 1000,
+				      x->host.name,
+				      (double)(a_host - a->t_auto) / 1000);
+	devpm_dev_pass(b, "%s active %d ms with control=on; suspended %.1f ms after control=auto (delay %d ms, callback %llu us), then %s (+%llu us), %s (+%llu us)",
+		       x->d->block, a->hold, after, DELAY_MS,
+		       (unsigned long long)dur, x->tgt.name,
+		       (unsigned long long)(a_tgt - a_sd), x->host.name,
+		       (unsigned long long)(a_host - a_tgt));
+}
+
+TEST_F(scsi, disk_autosuspends)
+{
+	struct autosuspend *a = calloc(self->n + 1, sizeof(*a));
 	int hold = DELAY_MS + DELAY_MS / 4 + 300;
 	struct devpm_sub s;
 	size_t n, i;
 
+	ASSERT_NE(NULL, a);
 	devpm_sub_begin(&s, "disk_autosuspends");
 	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
 	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	/* Negative control: with control=on no disk may suspend. */
-	set_all(&s, self->x, n, DELAY_MS, "on");
+	set_all(self->x, n, DELAY_MS, "on");
 	{
 		void *arg[2] = { self->x, &n };
 
@@ -129,74 +185,22 @@ TEST_F(scsi, disk_autosuspends)
 				    !devpm_dev_status(&self->x[i].sd, st,
 						      sizeof(st)) &&
 				    !strcmp(st, "suspended"))
-					devpm_test_disk_fail(&s, &self->x[i],
+					devpm_test_disk_drop(&self->x[i],
 						"suspended with control=on");
 			}
 	}
 	for (i = 0; i < n; i++) {
-		t_auto[i] = devpm_now_us();
+		a[i] = (struct autosuspend){ .x = &self->x[i], .t = self->t,
+					     .t_auto = devpm_now_us(),
+					     .hold = hold };
 		if (self->x[i].on &&
 		    devpm_scsi_rpm_set(self->x[i].d, DELAY_MS, "auto"))
-			devpm_test_disk_fail(&s, &self->x[i], devpm_error());
+			devpm_test_disk_drop(&self->x[i], devpm_error());
 	}
-	settle(&s, self->x, n, self->t, DELAY_MS, true);
-	for (i = 0; i < n; i++) {
-		struct devpm_test_disk *x = &self->x[i];
-		const struct devpm_event *ev;
-		uint64_t now = devpm_now_us(), a_sd, a_tgt, a_host, dur;
-		double after;
-		size_t ne;
-
-		if (!x->on)
-			continue;
-		ev = devpm_disk_set_events(self->t, &ne);
-		a_sd = devpm_rpm_suspended_at(ev, ne, x->sd.name, t_auto[i],
-					      now, &dur);
-		a_tgt = devpm_rpm_suspended_at(ev, ne, x->tgt.name, t_auto[i],
-					       now, NULL);
-		a_host = devpm_rpm_suspended_at(ev, ne, x->host.name,
-						t_auto[i], now, NULL);
-		if (!self->t) {
-			devpm_sub_pass(&s, x->d->name,
-				       "%s, %s and %s suspended after control=auto (order and timing unchecked: no trace)",
-				       x->d->block, x->tgt.name, x->host.name);
-			continue;
-		}
-		if (!a_sd || !a_tgt || !a_host) {
-			devpm_test_disk_fail(&s, x, "suspended, but the trace shows no suspend of it, its target or host");
-			continue;
-		}
-		after = (double)(a_sd - t_auto[i]) / 1000;
-		devpm_metric(x->d->name, "suspend_after_ms", after);
-		devpm_metric(x->d->name, "suspend_us", (double)dur);
-		if (after < lo || after > hi) {
-			char why[256];
-
-			snprintf(why, sizeof(why),
-				 "suspended %.1f ms after control=auto; limit %.0f-%.0f ms (delay %d ms + 25%% + %d ms)",
-				 after, lo, hi, DELAY_MS, SUSPEND_SLACK_MS);
-			devpm_test_disk_fail(&s, x, why);
-		} else if (a_tgt < a_sd || a_host < a_tgt) {
-			char why[256];
-
-			snprintf(why, sizeof(why),
-				 "suspend order wrong: disk at +%.3f ms, %s at +%.3f ms, %s at +%.3f ms",
-				 after, x->tgt.name,
-				 (double)(a_tgt - t_auto[i]) / 1000,
-				 x->host.name,
-				 (double)(a_host - t_auto[i]) / 1000);
-			devpm_test_disk_fail(&s, x, why);
-		} else {
-			devpm_sub_pass(&s, x->d->name,
-				       "%s active %d ms with control=on; suspended %.1f ms after control=auto (delay %d ms, callback %llu us), then %s (+%llu us), %s (+%llu us)",
-				       x->d->block, hold, after, DELAY_MS,
-				       (unsigned long long)dur, x->tgt.name,
-				       (unsigned long long)(a_tgt - a_sd),
-				       x->host.name,
-				       (unsigned long long)(a_host - a_tgt));
-		}
-	}
-	free(t_auto);
+	settle(self->x, n, self->t, DELAY_MS, true);
+	for (i = 0; i < n; i++)
+		devpm_dev_run(&s, self->x[i].d->name, autosuspend_one, &a[i]);
+	free(a);
 	DEVPM_SUB_END(&s);
 }
 
@@ -349,138 +353,169 @@ err:
 	return -1;
 }
 
+/* The pattern of cycle 0 into the region's first block. */
+static int io_first_block(struct devpm_test_disk *x, struct io *io)
+{
+	devpm_pattern_fill(io->buf, BLK, seed_of(x->d, 0));
+	if (devpm_blk_write(&io->b, io->buf, BLK, io->off)) {
+		snprintf(x->why, sizeof(x->why), "%s", devpm_error());
+		return -1;
+	}
+	return 0;
+}
+
+/* A disk's block in io_resumes_data_intact. */
+struct io_disk {
+	struct devpm_test_disk *x;
+	struct io *io;
+	struct devpm_dev_block *b;
+	bool traced;
+	bool dropped;		/* out before its block: that is its FAIL */
+};
+
+/* Put the region back however the block ends; a failure is its FAIL. */
+static void io_restore(void *arg)
+{
+	struct io_disk *a = arg;
+	struct devpm_test_disk *x = a->x;
+
+	if (a->io->b.fd < 0 || !io_close(x, a->io))
+		return;
+	if (a->dropped)
+		devpm_note("%s: %s", x->d->name, x->why);
+	else
+		devpm_dev_fail(a->b, "%s: %s", x->d->block, x->why);
+}
+
+static void io_one(struct devpm_dev_block *b, void *arg)
+{
+	struct io_disk *a = arg;
+	struct devpm_test_disk *x = a->x;
+	struct io *io = a->io;
+
+	a->b = b;
+	a->dropped = !x->on;
+	/* The FAIL's message before io_close() writes x->why. */
+	if (a->dropped)
+		devpm_dev_fail(b, "%s: %s", x->d->block, x->why);
+	devpm_dev_defer(b, io_restore, a);
+	if (a->dropped)
+		return;
+	devpm_metric(x->d->name, "first_io_latency_us",
+		     (double)median(io->lat_s, io->ns));
+	devpm_metric(x->d->name, "active_io_latency_us",
+		     (double)median(io->lat_a, io->na));
+	devpm_dev_pass(b, "%s: %d cycles: pattern written with O_DIRECT read back identical after each suspend; %s; first I/O %llu us suspended, %llu us active (medians); region restored",
+		       x->d->block, CYCLES, a->traced ?
+		       "exactly one resume per burst" :
+		       "resumes uncounted (no trace)",
+		       (unsigned long long)io->lat_s[io->ns / 2],
+		       (unsigned long long)io->lat_a[io->na / 2]);
+}
+
 TEST_F(scsi, io_resumes_data_intact)
 {
 	struct io *io = calloc(self->n + 1, sizeof(*io));
+	struct io_disk *a = calloc(self->n + 1, sizeof(*a));
 	struct io_ctx c = { .io = io };
 	struct devpm_sub s;
 	size_t n, i;
 
+	ASSERT_NE(NULL, io);
+	ASSERT_NE(NULL, a);
 	devpm_sub_begin(&s, "io_resumes_data_intact");
 	n = devpm_disk_set_select(&s, self->d, self->n, true, self->x);
 	for (i = 0; i < n; i++) {
 		struct devpm_test_disk *x = &self->x[i];
 
-		if (io_open(x, &io[i], (CYCLES + 1) * BLK)) {
-			devpm_test_disk_fail(&s, x, x->why);
-			continue;
-		}
-		devpm_pattern_fill(io[i].buf, BLK, seed_of(x->d, 0));
-		if (devpm_blk_write(&io[i].b, io[i].buf, BLK, io[i].off))
-			devpm_test_disk_fail(&s, x, devpm_error());
+		if (io_open(x, &io[i], (CYCLES + 1) * BLK) ||
+		    io_first_block(x, &io[i]))
+			devpm_test_disk_drop(x, x->why);
 	}
 	c.t = self->t = devpm_disk_set_trace(self->x, n, NULL);
-	set_all(&s, self->x, n, CYCLE_DELAY_MS, "auto");
+	set_all(self->x, n, CYCLE_DELAY_MS, "auto");
 	devpm_disk_set_cycles(self->x, n, self->t, CYCLES + 1,
 		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, io_burst, &c);
 	for (i = 0; i < n; i++) {
-		struct devpm_test_disk *x = &self->x[i];
-		bool was_on = x->on;
-
-		if (io[i].b.fd < 0)
-			continue;
-		if (io_close(x, &io[i])) {
-			if (x->failed)
-				devpm_note("%s: %s", x->d->name, x->why);
-			else
-				devpm_test_disk_fail(&s, x, x->why);
-			continue;
-		}
-		if (x->failed)
-			continue;
-		if (!was_on) {
-			devpm_test_disk_fail(&s, x, x->why);
-			continue;
-		}
-		devpm_metric(x->d->name, "first_io_latency_us",
-			     (double)median(io[i].lat_s, io[i].ns));
-		devpm_metric(x->d->name, "active_io_latency_us",
-			     (double)median(io[i].lat_a, io[i].na));
-		devpm_sub_pass(&s, x->d->name,
-			       "%s: %d cycles: pattern written with O_DIRECT read back identical after each suspend; %s; first I/O %llu us suspended, %llu us active (medians); region restored",
-			       x->d->block, CYCLES, self->t ?
-			       "exactly one resume per burst" :
-			       "resumes uncounted (no trace)",
-			       (unsigned long long)io[i].lat_s[io[i].ns / 2],
-			       (unsigned long long)io[i].lat_a[io[i].na / 2]);
+		a[i] = (struct io_disk){ .x = &self->x[i], .io = &io[i],
+					 .traced = self->t != NULL };
+		devpm_dev_run(&s, self->x[i].d->name, io_one, &a[i]);
 	}
+	free(a);
 	free(io);
 	DEVPM_SUB_END(&s);
 }
 
+/* A disk's block in resume_order_host_target_disk. */
+struct resume {
+	struct devpm_test_disk *x;
+	struct devpm_trace *t;
+	void *buf;
+};
+
+static void resume_one(struct devpm_dev_block *b, void *arg)
+{
+	struct resume *a = arg;
+	struct devpm_test_disk *x = a->x;
+	const struct devpm_event *ev;
+	uint64_t t0, rh = 0, rt = 0, rd = 0;
+	int nh, nt, nd;
+	struct devpm_blk blk;
+	size_t ne;
+	int r;
+
+	devpm_test_disk_check(b, x);
+	if (!a->t)
+		devpm_dev_skip(b, "needs tracefs to order the resumes");
+	/* Suspended since the settle: a read resumes all. */
+	t0 = devpm_now_us();
+	r = devpm_blk_open(x->d->block, false, &blk);
+	if (!r)
+		r = devpm_blk_read(&blk, a->buf, BLK, 0);
+	devpm_blk_close(&blk);
+	if (r)
+		devpm_test_disk_abort(b, x, "%s", devpm_error());
+	ev = devpm_disk_set_events(a->t, &ne);
+	nh = devpm_rpm_resumes(ev, ne, x->host.name, t0, devpm_now_us(), &rh,
+			       1);
+	nt = devpm_rpm_resumes(ev, ne, x->tgt.name, t0, devpm_now_us(), &rt,
+			       1);
+	nd = devpm_rpm_resumes(ev, ne, x->sd.name, t0, devpm_now_us(), &rd,
+			       1);
+	if (nh != 1 || nt != 1 || nd != 1)
+		devpm_test_disk_abort(b, x, "a read resumed %s %d times, %s %d, the disk %d (want 1 each)",
+				      x->host.name, nh, x->tgt.name, nt, nd);
+	if (!(rh < rt && rt < rd))
+		devpm_test_disk_abort(b, x, "resumes completed out of order: %s +%llu us, %s +%llu us, disk +%llu us",
+				      x->host.name,
+				      (unsigned long long)(rh - t0),
+				      x->tgt.name,
+				      (unsigned long long)(rt - t0),
+				      (unsigned long long)(rd - t0));
+	devpm_metric(x->d->name, "resume_us", (double)(rd - t0));
+	devpm_dev_pass(b, "%s: a read resumed %s (+%llu us), then %s (+%llu us), then the disk (+%llu us)",
+		       x->d->block, x->host.name,
+		       (unsigned long long)(rh - t0), x->tgt.name,
+		       (unsigned long long)(rt - t0),
+		       (unsigned long long)(rd - t0));
+}
+
 TEST_F(scsi, resume_order_host_target_disk)
 {
+	struct resume a = { .buf = devpm_blk_alloc(BLK) };
 	struct devpm_sub s;
 	size_t n, i;
-	void *buf = devpm_blk_alloc(BLK);
 
 	devpm_sub_begin(&s, "resume_order_host_target_disk");
 	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
-	self->t = devpm_disk_set_trace(self->x, n, NULL);
-	set_all(&s, self->x, n, DELAY_MS, "auto");
-	settle(&s, self->x, n, self->t, DELAY_MS, true);
+	a.t = self->t = devpm_disk_set_trace(self->x, n, NULL);
+	set_all(self->x, n, DELAY_MS, "auto");
+	settle(self->x, n, self->t, DELAY_MS, true);
 	for (i = 0; i < n; i++) {
-		struct devpm_test_disk *x = &self->x[i];
-		const struct devpm_event *ev;
-		uint64_t t0, rh = 0, rt = 0, rd = 0;
-		int nh, nt, nd;
-		struct devpm_blk b;
-		size_t ne;
-		int r;
-
-		if (!x->on)
-			continue;
-		if (!self->t) {
-			devpm_sub_skip(&s, x->d->name,
-				       "needs tracefs to order the resumes");
-			continue;
-		}
-		/* Suspended since the settle above: a read resumes all. */
-		t0 = devpm_now_us();
-		r = devpm_blk_open(x->d->block, false, &b);
-		if (!r)
-			r = devpm_blk_read(&b, buf, BLK, 0);
-		devpm_blk_close(&b);
-		if (r) {
-			devpm_test_disk_fail(&s, x, devpm_error());
-			continue;
-		}
-		ev = devpm_disk_set_events(self->t, &ne);
-		nh = devpm_rpm_resumes(ev, ne, x->host.name, t0,
-				       devpm_now_us(), &rh, 1);
-		nt = devpm_rpm_resumes(ev, ne, x->tgt.name, t0,
-				       devpm_now_us(), &rt, 1);
-		nd = devpm_rpm_resumes(ev, ne, x->sd.name, t0, devpm_now_us(),
-				       &rd, 1);
-		if (nh != 1 || nt != 1 || nd != 1) {
-			char why[256];
-
-			snprintf(why, sizeof(why),
-				 "a read resumed %s %d times, %s %d, the disk %d (want 1 each)",
-				 x->host.name, nh, x->tgt.name, nt, nd);
-			devpm_test_disk_fail(&s, x, why);
-		} else if (!(rh < rt && rt < rd)) {
-			char why[256];
-
-			snprintf(why, sizeof(why),
-				 "resumes completed out of order: %s +%llu us, %s +%llu us, disk +%llu us",
-				 x->host.name,
-				 (unsigned long long)(rh - t0), x->tgt.name,
-				 (unsigned long long)(rt - t0),
-				 (unsigned long long)(rd - t0));
-			devpm_test_disk_fail(&s, x, why);
-		} else {
-			devpm_metric(x->d->name, "resume_us", (double)(rd - t0));
-			devpm_sub_pass(&s, x->d->name,
-				       "%s: a read resumed %s (+%llu us), then %s (+%llu us), then the disk (+%llu us)",
-				       x->d->block, x->host.name,
-				       (unsigned long long)(rh - t0),
-				       x->tgt.name,
-				       (unsigned long long)(rt - t0),
-				       (unsigned long long)(rd - t0));
-		}
+		a.x = &self->x[i];
+		devpm_dev_run(&s, a.x->d->name, resume_one, &a);
 	}
-	free(buf);
+	free(a.buf);
 	DEVPM_SUB_END(&s);
 }
 
@@ -586,8 +621,68 @@ static int flush_control(struct devpm_test_disk *x, struct io *io,
 	return 0;
 }
 
+/* A disk's block in cache_flushed_before_suspend. */
+struct cache {
+	struct devpm_test_disk *x;
+	struct devpm_trace *t;
+	struct devpm_dev_block *b;
+	struct io io;		/* not in the block's frame: cache_restore() */
+};
+
+/* Put the data back however the block ends; a failure is its FAIL. */
+static void cache_restore(void *arg)
+{
+	struct cache *a = arg;
+
+	if (io_close(a->x, &a->io))
+		devpm_dev_fail(a->b, "%s: %s", a->x->d->block, a->x->why);
+}
+
+static void cache_one(struct devpm_dev_block *b, void *arg)
+{
+	struct cache *a = arg;
+	struct devpm_test_disk *x = a->x;
+	int wc = devpm_scsi_write_cache(x->d);
+	struct flush f;
+
+	if (!a->t)
+		devpm_dev_skip(b, "needs tracefs with scsi events: %s",
+			       devpm_error());
+	if (wc <= 0)
+		devpm_dev_skip(b, "%s: %s", x->d->block, wc < 0 ?
+			       devpm_error() :
+			       "write cache off (write through): sd sends no flush");
+	if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto"))
+		devpm_test_disk_abort(b, x, "%s", devpm_error());
+	a->b = b;
+	if (io_open(x, &a->io, BLK)) {
+		devpm_dev_fail(b, "%s: %s", x->d->block, x->why);
+		io_close(x, &a->io);
+		return;
+	}
+	devpm_dev_defer(b, cache_restore, a);
+	if (write_then_suspend(x, &a->io, a->t, seed_of(x->d, 1), &f) ||
+	    flush_control(x, &a->io, a->t))
+		devpm_test_disk_abort(b, x, "%s", x->why);
+	if (!f.sync || f.sync > f.suspended)
+		devpm_test_disk_abort(b, x, "no SYNCHRONIZE CACHE between the last WRITE and the suspend");
+	if (f.write_after_sync)
+		devpm_test_disk_abort(b, x, "a WRITE came after the SYNCHRONIZE CACHE, before the suspend");
+	if (f.sync_status[0] && strcmp(f.sync_status, "SAM_STAT_GOOD"))
+		devpm_test_disk_abort(b, x, "SYNCHRONIZE CACHE completed with %s",
+				      f.sync_status);
+	devpm_metric(x->d->name, "flush_us",
+		     f.sync_done ? (double)(f.sync_done - f.sync) : 0);
+	devpm_dev_pass(b, "%s: SYNCHRONIZE CACHE %.1f ms after the last WRITE, %.1f ms before the suspend completed (%s); none when sd was told write through",
+		       x->d->block, (double)(f.sync - f.last_write) / 1000,
+		       (double)(f.suspended - f.sync) / 1000,
+		       f.sync_status[0] ? f.sync_status :
+		       "status not traced");
+}
+
 TEST_F(scsi, cache_flushed_before_suspend)
 {
+	struct cache a = { 0 };
 	struct devpm_sub s;
 	size_t n, i;
 
@@ -606,67 +701,10 @@ TEST_F(scsi, cache_flushed_before_suspend)
 		}
 		free(dd);
 	}
+	a.t = self->t;
 	for (i = 0; i < n; i++) {
-		struct devpm_test_disk *x = &self->x[i];
-		struct io io;
-		struct flush f;
-		int wc = devpm_scsi_write_cache(x->d);
-
-		if (!self->t) {
-			devpm_sub_skip(&s, x->d->name,
-				       "needs tracefs with scsi events: %s",
-				       devpm_error());
-			continue;
-		}
-		if (wc <= 0) {
-			devpm_sub_skip(&s, x->d->name,
-				       "%s: %s", x->d->block, wc < 0 ?
-				       devpm_error() :
-				       "write cache off (write through): sd sends no flush");
-			continue;
-		}
-		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto")) {
-			devpm_test_disk_fail(&s, x, devpm_error());
-			continue;
-		}
-		if (io_open(x, &io, BLK)) {
-			devpm_test_disk_fail(&s, x, x->why);
-			io_close(x, &io);
-			continue;
-		}
-		if (write_then_suspend(x, &io, self->t, seed_of(x->d, 1),
-				       &f) ||
-		    flush_control(x, &io, self->t)) {
-			io_close(x, &io);
-			devpm_test_disk_fail(&s, x, x->why);
-			continue;
-		}
-		if (io_close(x, &io)) {
-			devpm_test_disk_fail(&s, x, x->why);
-		} else if (!f.sync || f.sync > f.suspended) {
-			devpm_test_disk_fail(&s, x, "no SYNCHRONIZE CACHE between the last WRITE and the suspend");
-		} else if (f.write_after_sync) {
-			devpm_test_disk_fail(&s, x, "a WRITE came after the SYNCHRONIZE CACHE, before the suspend");
-		} else if (f.sync_status[0] &&
-			   strcmp(f.sync_status, "SAM_STAT_GOOD")) {
-			char why[128];
-
-			snprintf(why, sizeof(why),
-				 "SYNCHRONIZE CACHE completed with %s",
-				 f.sync_status);
-			devpm_test_disk_fail(&s, x, why);
-		} else {
-			devpm_metric(x->d->name, "flush_us",
-				     f.sync_done ? (double)(f.sync_done - f.sync) :
-				     0);
-			devpm_sub_pass(&s, x->d->name,
-				       "%s: SYNCHRONIZE CACHE %.1f ms after the last WRITE, %.1f ms before the suspend completed (%s); none when sd was told write through",
-				       x->d->block,
-				       (double)(f.sync - f.last_write) / 1000,
-				       (double)(f.suspended - f.sync) / 1000,
-				       f.sync_status[0] ? f.sync_status :
-				       "status not traced");
-		}
+		a.x = &self->x[i];
+		devpm_dev_run(&s, a.x->d->name, cache_one, &a);
 	}
 	DEVPM_SUB_END(&s);
 }
@@ -715,99 +753,102 @@ static long baseline_usage(const struct devpm_dev *d)
 				b->autosuspend_delay_ms);
 }
 
+/*
+ * Negative control: control=on holds one reference.  Sets *base, the
+ * usage with control=auto before the cycles; a disk that fails or cannot
+ * be read drops out.
+ */
+static void usage_held(struct devpm_test_disk *x, struct devpm_trace *t,
+		       uint64_t t0, long *base)
+{
+	char why[160];
+	long held;
+
+	if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "on") < 0) {
+		devpm_test_disk_drop(x, devpm_error());
+		return;
+	}
+	held = usage_of(&x->sd, t, t0);
+	if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto") < 0) {
+		devpm_test_disk_drop(x, devpm_error());
+		return;
+	}
+	*base = usage_of(&x->sd, t, t0);
+	if (*base >= 0 && baseline_usage(&x->sd) >= 0 &&
+	    *base != baseline_usage(&x->sd)) {
+		snprintf(why, sizeof(why),
+			 "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
+			 *base, baseline_usage(&x->sd));
+		devpm_test_disk_drop(x, why);
+	} else if (*base < 0 || held < 0) {
+		devpm_test_disk_drop_skip(x, "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
+	} else if (held != *base + 1) {
+		snprintf(why, sizeof(why),
+			 "usage %ld with control=on, %ld with auto: the count does not show a held reference",
+			 held, *base);
+		devpm_test_disk_drop(x, why);
+	}
+}
+
+/* A disk's block in usage_balanced_after_cycles. */
+struct usage {
+	struct devpm_test_disk *x;
+	struct devpm_trace *t;
+	uint64_t t0;
+	long base;
+};
+
+static void usage_one(struct devpm_dev_block *b, void *arg)
+{
+	struct usage *a = arg;
+	struct devpm_test_disk *x = a->x;
+	long u;
+
+	devpm_test_disk_check(b, x);
+	u = usage_of(&x->sd, a->t, a->t0);
+	devpm_dev_snapshot(&x->tgt);
+	devpm_dev_snapshot(&x->host);
+	if (u != a->base)
+		devpm_test_disk_abort(b, x, "usage %ld after %d open/read/close cycles, %ld before",
+				      u, USAGE_CYCLES, a->base);
+	if ((x->tgt.rpm.have_active_kids && x->tgt.rpm.active_kids) ||
+	    (x->host.rpm.have_usage && x->host.rpm.usage) ||
+	    (x->tgt.rpm.have_usage && x->tgt.rpm.usage))
+		devpm_test_disk_abort(b, x, "%s usage %ld active children %ld, %s usage %ld after the cycles",
+				      x->tgt.name, x->tgt.rpm.usage,
+				      x->tgt.rpm.active_kids, x->host.name,
+				      x->host.rpm.usage);
+	devpm_dev_pass(b, "%s: usage %ld before and after %d open/read/close cycles from suspended (control=on showed %ld); %s and %s hold nothing",
+		       x->d->block, a->base, USAGE_CYCLES, a->base + 1,
+		       x->tgt.name, x->host.name);
+}
+
 TEST_F(scsi, usage_balanced_after_cycles)
 {
-	long *base = calloc(self->n + 1, sizeof(long));
+	struct usage *a = calloc(self->n + 1, sizeof(*a));
 	void *buf = devpm_blk_alloc(BLK);
 	uint64_t t0 = devpm_now_us();
 	struct devpm_sub s;
 	size_t n, i;
 
+	ASSERT_NE(NULL, a);
 	devpm_sub_begin(&s, "usage_balanced_after_cycles");
 	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
 	self->t = devpm_disk_set_trace(self->x, n, NULL);
-	set_all(&s, self->x, n, CYCLE_DELAY_MS, "auto");
-	settle(&s, self->x, n, self->t, CYCLE_DELAY_MS, true);
+	set_all(self->x, n, CYCLE_DELAY_MS, "auto");
+	settle(self->x, n, self->t, CYCLE_DELAY_MS, true);
 	for (i = 0; i < n; i++) {
-		struct devpm_test_disk *x = &self->x[i];
-		long held;
-
-		if (!x->on)
-			continue;
-		/* Negative control: control=on holds one reference. */
-		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "on") < 0) {
-			devpm_test_disk_fail(&s, x, devpm_error());
-			continue;
-		}
-		held = usage_of(&x->sd, self->t, t0);
-		if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto") < 0) {
-			devpm_test_disk_fail(&s, x, devpm_error());
-			continue;
-		}
-		base[i] = usage_of(&x->sd, self->t, t0);
-		if (base[i] >= 0 && baseline_usage(&x->sd) >= 0 &&
-		    base[i] != baseline_usage(&x->sd)) {
-			char why[160];
-
-			snprintf(why, sizeof(why),
-				 "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
-				 base[i], baseline_usage(&x->sd));
-			devpm_test_disk_fail(&s, x, why);
-		} else if (base[i] < 0 || held < 0) {
-			devpm_sub_skip(&s, x->d->name,
-				       "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
-			x->on = false;
-		} else if (held != base[i] + 1) {
-			char why[128];
-
-			snprintf(why, sizeof(why),
-				 "usage %ld with control=on, %ld with auto: the count does not show a held reference",
-				 held, base[i]);
-			devpm_test_disk_fail(&s, x, why);
-		}
+		a[i] = (struct usage){ .x = &self->x[i], .t = self->t,
+				       .t0 = t0 };
+		if (self->x[i].on)
+			usage_held(&self->x[i], self->t, t0, &a[i].base);
 	}
 	devpm_disk_set_cycles(self->x, n, self->t, USAGE_CYCLES,
 		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, read_burst, buf);
-	settle(&s, self->x, n, self->t, CYCLE_DELAY_MS, true);
-	for (i = 0; i < n; i++) {
-		struct devpm_test_disk *x = &self->x[i];
-		long u;
-
-		if (!x->on) {
-			if (!x->failed && x->why[0])
-				devpm_test_disk_fail(&s, x, x->why);
-			continue;
-		}
-		u = usage_of(&x->sd, self->t, t0);
-		devpm_dev_snapshot(&x->tgt);
-		devpm_dev_snapshot(&x->host);
-		if (u != base[i]) {
-			char why[128];
-
-			snprintf(why, sizeof(why),
-				 "usage %ld after %d open/read/close cycles, %ld before",
-				 u, USAGE_CYCLES, base[i]);
-			devpm_test_disk_fail(&s, x, why);
-		} else if ((x->tgt.rpm.have_active_kids &&
-			    x->tgt.rpm.active_kids) ||
-			   (x->host.rpm.have_usage && x->host.rpm.usage) ||
-			   (x->tgt.rpm.have_usage && x->tgt.rpm.usage)) {
-			char why[160];
-
-			snprintf(why, sizeof(why),
-				 "%s usage %ld active children %ld, %s usage %ld after the cycles",
-				 x->tgt.name, x->tgt.rpm.usage,
-				 x->tgt.rpm.active_kids, x->host.name,
-				 x->host.rpm.usage);
-			devpm_test_disk_fail(&s, x, why);
-		} else {
-			devpm_sub_pass(&s, x->d->name,
-				       "%s: usage %ld before and after %d open/read/close cycles from suspended (control=on showed %ld); %s and %s hold nothing",
-				       x->d->block, base[i], USAGE_CYCLES,
-				       base[i] + 1, x->tgt.name, x->host.name);
-		}
-	}
-	free(base);
+	settle(self->x, n, self->t, CYCLE_DELAY_MS, true);
+	for (i = 0; i < n; i++)
+		devpm_dev_run(&s, self->x[i].d->name, usage_one, &a[i]);
+	free(a);
 	free(buf);
 	DEVPM_SUB_END(&s);
 }

@@ -343,100 +343,112 @@ static int run_rounds(struct ctx *c, double *t_ms, double *m_ms)
 	       after_check(c) ? -1 : 0;
 }
 
+/* A scsi_debug disk's block; what the clean-ups let go is here. */
+struct fault {
+	const struct devpm_scsi_disk *d;
+	struct devpm_test_disk x;
+	struct devpm_trace **t;	/* the case's one trace */
+	struct devpm_kmsg *k;
+	struct devpm_blk b;
+	void *buf, *orig;	/* freed at the block's end */
+	char why[768];
+};
+
+static void fault_close(void *arg)
+{
+	devpm_blk_close(arg);
+}
+
+static void fault_one(struct devpm_dev_block *b, void *arg)
+{
+	struct fault *f = arg;
+	const struct devpm_scsi_disk *d = f->d;
+	struct ctx c = { .x = &f->x, .why = f->why, .len = sizeof(f->why) };
+	double t_ms = 0, m_ms = 0;
+	struct log log = { 0 };
+	char v[16];
+	int r;
+
+	if (*f->t)
+		devpm_dev_skip(b, "faults are injected into one scsi_debug disk only");
+	if (!devpm_scsi_data_ok(d, f->why, sizeof(f->why)) ||
+	    !devpm_scsi_pm_ok(d, f->why, sizeof(f->why)))
+		devpm_dev_skip(b, "%s", f->why);
+	if (devpm_test_disk_init(d, &f->x))
+		devpm_dev_abort(b, "%s", devpm_error());
+	*f->t = devpm_disk_set_trace(&f->x, 1, NULL);
+	if (!*f->t || devpm_scsi_trace(*f->t, d, 1))
+		devpm_dev_skip(b, "needs tracefs with scsi events to aim the faults: %s",
+			       devpm_error());
+	if (!f->k)
+		devpm_dev_skip(b, "needs /dev/kmsg to read the log");
+	devpm_kmsg_drain(f->k, NULL, NULL);
+	c.t = *f->t;
+	c.b = &f->b;
+	snprintf(v, sizeof(v), "%d", CMD_TIMEOUT_S);
+	r = devpm_knob_writef(v, "%s/timeout", d->path);
+	if (!r)
+		r = devpm_scsi_rpm_set(d, DELAY_MS, "auto");
+	if (!r)
+		r = devpm_blk_open(d->block, true, &f->b);
+	if (r)
+		devpm_test_disk_abort(b, &f->x, "%s", devpm_error());
+	devpm_dev_defer(b, fault_close, &f->b);
+	c.buf = f->buf = devpm_blk_alloc(BLK);
+	devpm_dev_defer(b, free, f->buf);
+	f->orig = devpm_blk_alloc(2 * BLK);
+	devpm_dev_defer(b, free, f->orig);
+	c.off = (off_t)1 << 20;
+	/* Negative control: no fault without injection. */
+	if (!c.buf || !f->orig ||
+	    devpm_blk_read(&f->b, f->orig, 2 * BLK, c.off) ||
+	    devpm_blk_read(&f->b, c.buf, BLK,
+			   DEVPM_SDEBUG_MEDIUM_ERR_LBA * 512LL)) {
+		snprintf(f->why, sizeof(f->why), "without a fault: %s",
+			 devpm_error());
+		r = -1;
+	} else {
+		r = run_rounds(&c, &t_ms, &m_ms);
+	}
+	if (f->orig && devpm_blk_write(&f->b, f->orig, 2 * BLK, c.off) &&
+	    !r) {
+		snprintf(f->why, sizeof(f->why), "restoring: %s",
+			 devpm_error());
+		r = -1;
+	}
+	/* Closed before the log is read, as the deferred close would. */
+	devpm_blk_close(&f->b);
+	devpm_kmsg_drain(f->k, log_line, &log);
+	if (r)
+		devpm_test_disk_abort(b, &f->x, "%s", f->why);
+	if (log.bad)
+		devpm_test_disk_abort(b, &f->x, "the log has: %s",
+				      log.first_bad);
+	if (!log.eh)
+		devpm_test_disk_abort(b, &f->x, "no error-handling line in the log");
+	devpm_metric(d->name, "timeout_recovery_ms", t_ms);
+	devpm_metric(d->name, "medium_error_ms", m_ms);
+	devpm_dev_pass(b, "%s: a READ timed out as it resumed the disk, was aborted and retried once: data intact after %.0f ms (timeout %d s); a medium error as it resumed failed at once (%.1f ms, no retry); afterwards it works, is not in error and suspends; log: %d error-handling lines, no WARN",
+		       d->block, t_ms, CMD_TIMEOUT_S, m_ms, log.eh);
+}
+
 TEST_F_TIMEOUT(err, error_during_resume_recovers, 60)
 {
+	struct fault *f = calloc(1, sizeof(*f));
 	struct devpm_sub s;
-	char why[768], v[16];
-	struct devpm_test_disk x;
 	size_t i;
 
+	ASSERT_NE(NULL, f);
+	f->t = &self->t;
+	f->k = self->k;
 	devpm_sub_begin(&s, "error_during_resume_recovers");
 	for (i = 0; i < self->n; i++) {
-		const struct devpm_scsi_disk *d = &self->d[i];
-		struct ctx c = { .x = &x, .why = why, .len = sizeof(why) };
-		struct devpm_blk b;
-		void *orig = NULL;
-		double t_ms = 0, m_ms = 0;
-		struct log log = { 0 };
-		int r;
-
-		if (!d->scsi_debug)
+		if (!self->d[i].scsi_debug)
 			continue;
-		if (self->t) {
-			devpm_sub_skip(&s, d->name,
-				       "faults are injected into one scsi_debug disk only");
-			continue;
-		}
-		if (!devpm_scsi_data_ok(d, why, sizeof(why)) ||
-		    !devpm_scsi_pm_ok(d, why, sizeof(why))) {
-			devpm_sub_skip(&s, d->name, "%s", why);
-			continue;
-		}
-		if (devpm_test_disk_open(&s, d, &x))
-			continue;
-		self->t = devpm_disk_set_trace(&x, 1, NULL);
-		if (!self->t || devpm_scsi_trace(self->t, d, 1)) {
-			devpm_sub_skip(&s, d->name,
-				       "needs tracefs with scsi events to aim the faults: %s",
-				       devpm_error());
-			continue;
-		}
-		if (!self->k) {
-			devpm_sub_skip(&s, d->name, "needs /dev/kmsg to read the log");
-			continue;
-		}
-		devpm_kmsg_drain(self->k, NULL, NULL);
-		c.t = self->t;
-		c.b = &b;
-		snprintf(v, sizeof(v), "%d", CMD_TIMEOUT_S);
-		r = devpm_knob_writef(v, "%s/timeout", d->path);
-		if (!r)
-			r = devpm_scsi_rpm_set(d, DELAY_MS, "auto");
-		if (!r)
-			r = devpm_blk_open(d->block, true, &b);
-		if (r) {
-			devpm_test_disk_fail(&s, &x, devpm_error());
-			continue;
-		}
-		c.buf = devpm_blk_alloc(BLK);
-		orig = devpm_blk_alloc(2 * BLK);
-		c.off = (off_t)1 << 20;
-		/* Negative control: no fault without injection. */
-		if (!c.buf || !orig ||
-		    devpm_blk_read(&b, orig, 2 * BLK, c.off) ||
-		    devpm_blk_read(&b, c.buf, BLK,
-				   DEVPM_SDEBUG_MEDIUM_ERR_LBA * 512LL)) {
-			snprintf(why, sizeof(why), "without a fault: %s",
-				 devpm_error());
-			r = -1;
-		} else {
-			r = run_rounds(&c, &t_ms, &m_ms);
-		}
-		if (orig && devpm_blk_write(&b, orig, 2 * BLK, c.off) && !r) {
-			snprintf(why, sizeof(why), "restoring: %s", devpm_error());
-			r = -1;
-		}
-		devpm_blk_close(&b);
-		free(orig);
-		free(c.buf);
-		devpm_kmsg_drain(self->k, log_line, &log);
-		if (r) {
-			devpm_test_disk_fail(&s, &x, why);
-		} else if (log.bad) {
-			snprintf(why, sizeof(why), "the log has: %s",
-				 log.first_bad);
-			devpm_test_disk_fail(&s, &x, why);
-		} else if (!log.eh) {
-			devpm_test_disk_fail(&s, &x, "no error-handling line in the log");
-		} else {
-			devpm_metric(d->name, "timeout_recovery_ms", t_ms);
-			devpm_metric(d->name, "medium_error_ms", m_ms);
-			devpm_sub_pass(&s, d->name,
-				       "%s: a READ timed out as it resumed the disk, was aborted and retried once: data intact after %.0f ms (timeout %d s); a medium error as it resumed failed at once (%.1f ms, no retry); afterwards it works, is not in error and suspends; log: %d error-handling lines, no WARN",
-				       d->block, t_ms, CMD_TIMEOUT_S, m_ms,
-				       log.eh);
-		}
+		f->d = &self->d[i];
+		devpm_dev_run(&s, f->d->name, fault_one, f);
 	}
+	free(f);
 	DEVPM_SUB_END(&s);
 }
 
