@@ -161,6 +161,58 @@ TEST(abort_of_a_parent_block_ends_the_child_first)
 	ASSERT_HAS(out, "    ok 3 next # SKIP no driver bound\n    1..3\n");
 }
 
+static struct devpm_dev_block *cur;
+
+static void restore_fails(void *arg)
+{
+	(void)arg;
+	devpm_dev_fail(cur, "data region not put back");
+}
+
+static void restore_aborts(void *arg)
+{
+	(void)arg;
+	devpm_dev_abort(cur, "not this one: the first failure stays");
+	after++;	/* never: the abort ends this clean-up */
+}
+
+static void fails_in_clean_up(struct devpm_dev_block *b, void *arg)
+{
+	static char a = 'a', z = 'z';
+
+	cur = b;
+	devpm_dev_defer(b, mark, &a);
+	devpm_dev_defer(b, restore_aborts, NULL);
+	devpm_dev_defer(b, restore_fails, NULL);
+	devpm_dev_defer(b, mark, &z);
+	*(bool *)arg = devpm_dev_failed(b);
+	devpm_dev_pass(b, "read back intact");
+}
+
+TEST(a_clean_up_may_fail_the_block)
+{
+	char file[] = "/tmp/devpm-unit-devblock-XXXXXX", out[1024];
+	struct devpm_sub s;
+	int fd = mkstemp(file), saved;
+	bool failed = true;
+
+	close(fd);
+	after = 0;
+	order[0] = '\0';
+	saved = unit_capture_begin(1, file);
+	devpm_sub_begin(&s, "case");
+	devpm_dev_run(&s, "sdb", fails_in_clean_up, &failed);
+	devpm_sub_end(&s);
+	unit_capture_end(1, saved, file, out, sizeof(out));
+	unlink(file);
+	/* Nothing had failed before the clean-ups. */
+	EXPECT_FALSE(failed);
+	/* Every clean-up ran, in reverse; the abort ended only its own. */
+	EXPECT_STREQ("za", order);
+	EXPECT_EQ(0, after);
+	ASSERT_HAS(out, "    # data region not put back\n    not ok 1 sdb\n");
+}
+
 TEST(all_skipped_is_a_skip)
 {
 	char file[] = "/tmp/devpm-unit-devblock-XXXXXX", out[1024];
