@@ -94,10 +94,16 @@ void devpm_dev_run(struct devpm_sub *sub, const char *dev, devpm_dev_fn *fn,
 	b->sub = sub;
 	snprintf(b->dev, sizeof(b->dev), "%s", dev ? dev : "?");
 	depth++;
+	/*
+	 * Back here when fn ends it, or when one of its clean-ups does:
+	 * finish() then goes on with the clean-ups left.  b stays the
+	 * innermost block until its line is out, so that a clean-up's abort
+	 * ends b alone and a block a clean-up runs takes the next slot.
+	 */
 	if (setjmp(b->jb) == 0)
 		fn(b, arg);
-	depth--;
 	finish(b);
+	depth--;
 }
 
 void devpm_dev_pass(struct devpm_dev_block *b, const char *fmt, ...)

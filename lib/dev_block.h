@@ -33,7 +33,9 @@
  *				the block.
  *	devpm_dev_defer()	a clean-up that runs when the block ends, in
  *				reverse order, however it ends; its argument
- *				is taken as the call is made.
+ *				is taken as the call is made.  A clean-up may
+ *				abort the block (the rest still run) or run
+ *				a block of its own.
  *
  * A block that reports nothing passes.  The end of every block writes its
  * line through report.c, which applies the error rule (verdict.h): a

@@ -30,13 +30,14 @@ void devpm_usb_item_out(struct devpm_usb_item *it, bool failed,
 	it->failed = failed;
 }
 
-void devpm_usb_item_report(struct devpm_sub *s,
-			   const struct devpm_usb_item *it)
+void devpm_usb_item_still_in(struct devpm_dev_block *b,
+			     const struct devpm_usb_item *it)
 {
+	if (it->ok)
+		return;
 	if (it->failed)
-		devpm_sub_fail(s, it->u.dev.name, "%s", it->why);
-	else
-		devpm_sub_skip(s, it->u.dev.name, "%s", it->why);
+		devpm_dev_abort(b, "%s", it->why);
+	devpm_dev_skip(b, "%s", it->why);
 }
 
 int devpm_usb_control(const struct devpm_usb *u, const char *val)

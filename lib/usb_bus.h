@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "report.h"
+#include "dev_block.h"
 #include "trace.h"
 #include "usb.h"
 
@@ -48,9 +48,13 @@ void devpm_usb_item_out(struct devpm_usb_item *it, bool failed,
 			const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Its line when it is out: not ok with the reason, or ok # SKIP. */
-void devpm_usb_item_report(struct devpm_sub *s,
-			   const struct devpm_usb_item *it);
+/*
+ * In the item's block (dev_block.h): returns when the item is still in;
+ * one taken out ends the block with its reason, as a failure
+ * (devpm_dev_abort()) or a skip (devpm_dev_skip()).
+ */
+void devpm_usb_item_still_in(struct devpm_dev_block *b,
+			     const struct devpm_usb_item *it);
 
 /* Write power/control of the device through the journal. */
 int devpm_usb_control(const struct devpm_usb *u, const char *val);

@@ -213,6 +213,60 @@ TEST(a_clean_up_may_fail_the_block)
 	ASSERT_HAS(out, "    # data region not put back\n    not ok 1 sdb\n");
 }
 
+/* A clean-up that fails: an abort inside it ends only that clean-up. */
+static void failing_clean_up(void *b)
+{
+	devpm_dev_abort(b, "clean-up: %s", "close failed");
+}
+
+static struct devpm_sub *cur_sub;
+
+/* A clean-up that runs a block of its own (a child device's). */
+static void clean_up_with_a_block(void *arg)
+{
+	(void)arg;
+	devpm_dev_run(cur_sub, "inner", skipper, NULL);
+}
+
+static void with_clean_ups(struct devpm_dev_block *b, void *arg)
+{
+	static char a = 'a', z = 'b';
+
+	devpm_dev_defer(b, mark, &a);
+	if (arg)
+		devpm_dev_defer(b, clean_up_with_a_block, NULL);
+	else
+		devpm_dev_defer(b, failing_clean_up, b);
+	devpm_dev_defer(b, mark, &z);
+	devpm_dev_pass(b, "passed");
+}
+
+TEST(clean_ups_may_abort_or_run_a_block)
+{
+	char file[] = "/tmp/devpm-unit-devblock-XXXXXX", out[2048];
+	struct devpm_sub s;
+	int fd = mkstemp(file), saved;
+
+	close(fd);
+	order[0] = '\0';
+	cur_sub = &s;
+	saved = unit_capture_begin(1, file);
+	devpm_sub_begin(&s, "case");
+	devpm_dev_run(&s, "d0", with_clean_ups, NULL);
+	devpm_dev_run(&s, "d1", with_clean_ups, &s);
+	devpm_dev_run(&s, "d2", skipper, NULL);
+	devpm_sub_end(&s);
+	unit_capture_end(1, saved, file, out, sizeof(out));
+	unlink(file);
+	/* The clean-ups after the failing one still ran, once each. */
+	EXPECT_STREQ("baba", order);
+	ASSERT_HAS(out, "    # clean-up: close failed\n    not ok 1 d0\n");
+	/* The inner block has its own line; d1's is intact after it. */
+	ASSERT_HAS(out, "    ok 2 inner # SKIP no driver bound\n    # passed\n    ok 3 d1\n");
+	/* Negative control: the case goes on at the outer level. */
+	ASSERT_HAS(out, "    ok 4 d2 # SKIP no driver bound\n    1..4\n");
+}
+
 TEST(all_skipped_is_a_skip)
 {
 	char file[] = "/tmp/devpm-unit-devblock-XXXXXX", out[1024];

@@ -301,6 +301,43 @@ TEST_F(usb, bus_load_takes_out_what_cannot_suspend)
 	devpm_usb_bus_free(&b);
 }
 
+static int after_still_in;	/* blocks that went on past the check */
+
+static void item_one(struct devpm_dev_block *b, void *arg)
+{
+	devpm_usb_item_still_in(b, arg);
+	after_still_in++;
+	devpm_dev_pass(b, "still in");
+}
+
+TEST(item_taken_out_ends_its_block_with_its_reason)
+{
+	struct devpm_usb_item it[3] = { { .ok = true } };
+	char file[] = "/tmp/devpm-unit-usbitem-XXXXXX", out[2048];
+	struct devpm_sub s;
+	int fd = mkstemp(file), saved, i;
+
+	close(fd);
+	snprintf(it[0].u.dev.name, sizeof(it[0].u.dev.name), "1-1");
+	snprintf(it[1].u.dev.name, sizeof(it[1].u.dev.name), "1-2");
+	snprintf(it[2].u.dev.name, sizeof(it[2].u.dev.name), "1-3");
+	devpm_usb_item_out(&it[1], true, "idle, not suspended: %s",
+			   "control=on");
+	devpm_usb_item_out(&it[2], false, "no autosuspend in %s", "btusb");
+	saved = unit_capture_begin(1, file);
+	devpm_sub_begin(&s, "case");
+	for (i = 0; i < 3; i++)
+		devpm_dev_run(&s, it[i].u.dev.name, item_one, &it[i]);
+	EXPECT_EQ(1, devpm_sub_end(&s));
+	unit_capture_end(1, saved, file, out, sizeof(out));
+	unlink(file);
+	/* Negative control: the item still in goes on and passes. */
+	ASSERT_HAS(out, "    # still in\n    ok 1 1-1\n");
+	ASSERT_HAS(out, "    # idle, not suspended: control=on\n    not ok 2 1-2\n");
+	ASSERT_HAS(out, "    ok 3 1-3 # SKIP no autosuspend in btusb\n");
+	EXPECT_EQ(1, after_still_in);
+}
+
 TEST(hcd_hold_explains_only_the_probe_references)
 {
 	char why[512];

@@ -182,33 +182,43 @@ static void control_on_holds(struct devpm_usb_bus *b)
 	free(base);
 }
 
+struct timed {
+	struct devpm_usb_item *it;
+	char msg[256];		/* timed_autosuspend()'s pass */
+};
+
+static void idle_one(struct devpm_dev_block *blk, void *arg)
+{
+	struct timed *x = arg;
+
+	devpm_usb_item_still_in(blk, x->it);
+	devpm_dev_pass(blk, "%s; control=on kept it active %d ms", x->msg,
+		       ON_HOLD_MS);
+}
+
 TEST_F_TIMEOUT(usb, idle_devices_autosuspend, 60)
 {
 	struct devpm_sub s;
-	char (*msg)[256];
+	struct timed *x;
 	size_t i;
 
 	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, DELAY_MS, DELAY_MS, true))
 		TH_LOG("%s", devpm_error());
 	if (!self->b.n)
 		SKIP(return, "no USB device in /sys/bus/usb/devices");
-	msg = calloc(self->b.n + 1, sizeof(*msg));
-	ASSERT_TRUE(msg != NULL);
-	for (i = 0; i < self->b.n; i++)
-		if (self->b.it[i].ok)
-			timed_autosuspend(&self->b, &self->b.it[i], msg[i],
-					  sizeof(msg[i]));
+	x = calloc(self->b.n + 1, sizeof(*x));
+	ASSERT_TRUE(x != NULL);
+	for (i = 0; i < self->b.n; i++) {
+		x[i].it = &self->b.it[i];
+		if (x[i].it->ok)
+			timed_autosuspend(&self->b, x[i].it, x[i].msg,
+					  sizeof(x[i].msg));
+	}
 	control_on_holds(&self->b);
 	devpm_sub_begin(&s, "idle_devices_autosuspend");
-	for (i = 0; i < self->b.n; i++) {
-		if (self->b.it[i].ok)
-			devpm_sub_pass(&s, self->b.it[i].u.dev.name,
-				       "%s; control=on kept it active %d ms",
-				       msg[i], ON_HOLD_MS);
-		else
-			devpm_usb_item_report(&s, &self->b.it[i]);
-	}
-	free(msg);
+	for (i = 0; i < self->b.n; i++)
+		devpm_dev_run(&s, x[i].it->u.dev.name, idle_one, &x[i]);
+	free(x);
 	DEVPM_SUB_END(&s);
 }
 
@@ -304,8 +314,9 @@ static void suspend_order(struct devpm_usb_bus *b,
 }
 
 /* Resume one child of the suspended hub: the hub must resume first. */
-static void resume_order(struct devpm_usb_bus *b, struct devpm_usb_item *hub,
-			 const struct devpm_order *so, struct devpm_sub *s)
+static void resume_order(struct devpm_dev_block *blk, struct devpm_usb_bus *b,
+			 struct devpm_usb_item *hub,
+			 const struct devpm_order *so)
 {
 	const char *name = hub->u.dev.name;
 	struct devpm_wait_result res;
@@ -324,33 +335,50 @@ static void resume_order(struct devpm_usb_bus *b, struct devpm_usb_item *hub,
 			c = &b->it[i];
 	r = devpm_wait_status(&hub->u.dev, b->t, "suspended",
 			      4 * HUB_DELAY_MS + DEVPM_USB_BOUND_MS, &res);
-	if (r) {
-		devpm_sub_fail(s, name, "not suspended before the resume: %s",
-			       r == -ETIMEDOUT ? res.why : devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(blk, "not suspended before the resume: %s",
+				r == -ETIMEDOUT ? res.why : devpm_error());
 	t0 = devpm_now_us();
 	r = devpm_usb_control(&c->u, "on");
 	t1 = devpm_now_us();
-	if (r) {
-		devpm_sub_fail(s, name, "%s", devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(blk, "%s", devpm_error());
 	trace_settle(b->t, c->u.dev.name, t0);
 	ev = devpm_trace_events(b->t, &n);
 	r = devpm_order_resume(ev, n, name, c->u.dev.name, t0, t1 + 100000,
 			       &ro, why, sizeof(why));
-	devpm_usb_control(&c->u, "auto");
 	devpm_metric(name, "after_last_child_ms",
 		     (double)(so->parent_us - so->child_us) / 1000);
 	if (r)
-		devpm_sub_fail(s, name, "resume order: %s", why);
+		devpm_dev_fail(blk, "resume order: %s", why);
 	else
-		devpm_sub_pass(s, name,
+		devpm_dev_pass(blk,
 			       "suspended %.1f ms after its last child %s; resuming %s resumed it first (%.1f ms before the child finished)",
 			       (double)(so->parent_us - so->child_us) / 1000,
 			       so->child, c->u.dev.name,
 			       (double)(ro.child_us - ro.parent_us) / 1000);
+	/* Let the child go again: a failure, but after the order's. */
+	if (devpm_usb_control(&c->u, "auto"))
+		devpm_dev_fail(blk, "%s", devpm_error());
+}
+
+struct hub {
+	struct devpm_usb_bus *b;
+	struct devpm_usb_item *it;
+	const struct devpm_order *so;	/* its suspend order */
+};
+
+static void hub_one(struct devpm_dev_block *blk, void *arg)
+{
+	struct hub *h = arg;
+
+	devpm_usb_item_still_in(blk, h->it);
+	if (!h->b->t)
+		devpm_dev_skip(blk,
+			       "no tracefs: the order of transitions needs trace timestamps");
+	if (!has_child(h->b, h->it))
+		devpm_dev_skip(blk, "no child USB device");
+	resume_order(blk, h->b, h->it, h->so);
 }
 
 TEST_F_TIMEOUT(usb, hub_order, 60)
@@ -380,20 +408,11 @@ TEST_F_TIMEOUT(usb, hub_order, 60)
 	}
 	devpm_sub_begin(&s, "hub_order");
 	for (i = 0; i < self->b.n; i++) {
-		struct devpm_usb_item *it = &self->b.it[i];
+		struct hub h = { &self->b, &self->b.it[i], &so[i] };
 
-		if (!it->u.hub && !it->u.root_hub)
-			continue;
-		if (!it->ok)
-			devpm_usb_item_report(&s, it);
-		else if (!self->b.t)
-			devpm_sub_skip(&s, it->u.dev.name,
-				       "no tracefs: the order of transitions needs trace timestamps");
-		else if (!has_child(&self->b, it))
-			devpm_sub_skip(&s, it->u.dev.name,
-				       "no child USB device");
-		else
-			resume_order(&self->b, it, &so[i], &s);
+		/* Only hubs have a line. */
+		if (h.it->u.hub || h.it->u.root_hub)
+			devpm_dev_run(&s, h.it->u.dev.name, hub_one, &h);
 	}
 	free(so);
 	DEVPM_SUB_END(&s);
@@ -412,10 +431,20 @@ static const struct devpm_usb_item *bus_awake(const struct devpm_usb_bus *b,
 	return NULL;
 }
 
-/* 1 pass, 0 fail, 2 expected failure (xfail gets the reason). */
-static int controller(struct devpm_usb_bus *b, struct devpm_dev *hc,
-		      struct devpm_sub *s, char *xfail, size_t len)
+struct hc {
+	struct devpm_usb_bus *b;
+	struct devpm_dev *hc;
+	char *xfail;		/* the first expected failure's reason */
+	size_t len;
+	int nx;			/* expected failures so far */
+};
+
+/* An expected failure is a skip: "XFAIL <reason>", counted in h->nx. */
+static void controller(struct devpm_dev_block *blk, struct hc *h)
 {
+	struct devpm_usb_bus *b = h->b;
+	struct devpm_dev *hc = h->hc;
+	char other[768];
 	struct devpm_pci_info pi = { 0 };
 	struct devpm_wait_result res;
 	struct devpm_pci *pci;
@@ -428,10 +457,8 @@ static int controller(struct devpm_usb_bus *b, struct devpm_dev *hc,
 	r = devpm_dev_attr(hc, "control", kp, sizeof(kp));
 	if (!r)
 		r = devpm_knob_write(kp, "auto");
-	if (r) {
-		devpm_sub_fail(s, hc->name, "%s", devpm_error());
-		return 0;
-	}
+	if (r)
+		devpm_dev_abort(blk, "%s", devpm_error());
 	/* The driver's own delay, if it uses one, then the bound. */
 	devpm_dev_snapshot(hc);
 	r = devpm_wait_status(hc, b->t, "suspended", HC_WAIT_MS +
@@ -441,15 +468,13 @@ static int controller(struct devpm_usb_bus *b, struct devpm_dev *hc,
 	if (!r) {
 		devpm_metric(hc->name, "suspend_after_auto_ms",
 			     (double)(res.at_us - t0) / 1000);
-		devpm_sub_pass(s, hc->name,
+		devpm_dev_pass(blk,
 			       "suspended %.1f ms after control=auto, its whole bus suspended",
 			       (double)(res.at_us - t0) / 1000);
-		return 1;
+		return;
 	}
-	if (r != -ETIMEDOUT) {
-		devpm_sub_fail(s, hc->name, "%s", devpm_error());
-		return 0;
-	}
+	if (r != -ETIMEDOUT)
+		devpm_dev_abort(blk, "%s", devpm_error());
 	devpm_dev_snapshot(hc);
 	pci = devpm_pci_open();
 	r = pci ? devpm_pci_info(pci, hc->name, &pi) : -ENODEV;
@@ -458,23 +483,41 @@ static int controller(struct devpm_usb_bus *b, struct devpm_dev *hc,
 	if (!r && (!hc->rpm.have_active_kids || !hc->rpm.active_kids) &&
 	    devpm_usb_hcd_hold(hc->driver, pi.pm_cap != 0, pi.d3hot_pme,
 			       usage, why, sizeof(why))) {
-		snprintf(xfail, len, "%s (%s) stays active: %s", hc->name,
+		/* The case reports the first expected failure. */
+		char *xfail = h->nx ? other : h->xfail;
+
+		snprintf(xfail, h->len, "%s (%s) stays active: %s", hc->name,
 			 hc->driver, why);
-		devpm_sub_skip(s, hc->name, "XFAIL %s", xfail);
-		return 2;
+		h->nx++;
+		devpm_dev_skip(blk, "XFAIL %s", xfail);
 	}
-	devpm_sub_fail(s, hc->name, "%s", res.why);
-	return 0;
+	devpm_dev_fail(blk, "%s", res.why);
+}
+
+static void hc_one(struct devpm_dev_block *blk, void *arg)
+{
+	struct hc *h = arg;
+	const struct devpm_usb_item *awake;
+
+	if (strcmp(h->hc->bus, "pci"))
+		devpm_dev_skip(blk,
+			       "not a PCI host controller (bus %s, driver %s)",
+			       h->hc->bus[0] ? h->hc->bus : "none",
+			       h->hc->driver);
+	awake = bus_awake(h->b, h->hc->path);
+	if (awake)
+		devpm_dev_skip(blk, "its bus is not all suspended: %s: %.400s",
+			       awake->u.dev.name, awake->why);
+	controller(blk, h);
 }
 
 TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
 {
-	char done[8][DEVPM_PATH_MAX], xfail[768] = "", other[768];
-	const struct devpm_usb_item *awake;
+	char done[8][DEVPM_PATH_MAX], xfail[768] = "";
 	struct devpm_dev hc;
+	struct hc h = { &self->b, &hc, xfail, sizeof(xfail), 0 };
 	struct devpm_sub s;
 	size_t i, k, nd = 0;
-	int r, nx = 0;
 
 	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, DELAY_MS, DELAY_MS, false))
 		TH_LOG("%s", devpm_error());
@@ -491,23 +534,7 @@ TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
 		if (k < nd)
 			continue;
 		snprintf(done[nd++], DEVPM_PATH_MAX, "%s", hc.path);
-		if (strcmp(hc.bus, "pci")) {
-			devpm_sub_skip(&s, hc.name,
-				       "not a PCI host controller (bus %s, driver %s)",
-				       hc.bus[0] ? hc.bus : "none", hc.driver);
-			continue;
-		}
-		awake = bus_awake(&self->b, hc.path);
-		if (awake) {
-			devpm_sub_skip(&s, hc.name,
-				       "its bus is not all suspended: %s: %.400s",
-				       awake->u.dev.name, awake->why);
-			continue;
-		}
-		/* The case reports the first expected failure. */
-		r = controller(&self->b, &hc, &s, nx ? other : xfail,
-			       sizeof(xfail));
-		nx += r == 2;
+		devpm_dev_run(&s, hc.name, hc_one, &h);
 	}
 	devpm_sub_end(&s);
 	if (s.fail) {
@@ -516,7 +543,7 @@ TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
 		DEVPM_CASE_FAIL(_metadata);
 		return;
 	}
-	if (nx)
+	if (h.nx)
 		DEVPM_XFAIL("%s", xfail);
 	if (!s.pass)
 		SKIP(return, "%s", s.n ? "every device skipped" :
@@ -633,37 +660,35 @@ static void *use_once(void *arg)
 }
 
 /* Usage of the device and of each interface as before the cycles. */
-static void usage_check(struct devpm_usb_item *it,
-			const struct usage_item *ui, struct devpm_sub *s)
+static void usage_one(struct devpm_dev_block *blk, void *arg)
 {
-	const char *name = it->u.dev.name;
+	struct use *use = arg;
+	struct devpm_usb_item *it = use->it;
+	const struct usage_item *ui = use->ui;
 	char extra[400] = "";
 	size_t o = 0;
 	long now;
 	int i;
 
+	devpm_usb_item_still_in(blk, it);
 	devpm_dev_snapshot(&it->u.dev);
 	now = it->u.dev.rpm.have_usage ? it->u.dev.rpm.usage : -1;
-	if (now != ui->dev_usage) {
-		devpm_sub_fail(s, name, "usage %ld after %d cycles, %ld before",
-			       now, CYCLES, ui->dev_usage);
-		return;
-	}
+	if (now != ui->dev_usage)
+		devpm_dev_abort(blk, "usage %ld after %d cycles, %ld before",
+				now, CYCLES, ui->dev_usage);
 	for (i = 0; i < ui->nif; i++) {
 		now = if_usage_now(it, ui->if_name[i]);
-		if (now != ui->if_usage[i]) {
-			devpm_sub_fail(s, name,
-				       "interface %s: usage %ld after %d cycles, %ld before",
-				       ui->if_name[i], now, CYCLES,
-				       ui->if_usage[i]);
-			return;
-		}
+		if (now != ui->if_usage[i])
+			devpm_dev_abort(blk,
+					"interface %s: usage %ld after %d cycles, %ld before",
+					ui->if_name[i], now, CYCLES,
+					ui->if_usage[i]);
 		o += snprintf(extra + o, sizeof(extra) - o, ", %s %ld",
 			      ui->if_name[i], now);
 		if (o >= sizeof(extra))
 			break;
 	}
-	devpm_sub_pass(s, name,
+	devpm_dev_pass(blk,
 		       "usage %ld as before %d cycles (each: resumed by a usbfs open%s%s, suspended again)%s",
 		       ui->dev_usage, CYCLES, ui->nev ? ", evdev opened" : "",
 		       ui->ndisk ? ", a disk read" : "", extra);
@@ -698,10 +723,12 @@ TEST_F_TIMEOUT(usb, usage_balanced_after_cycles, 90)
 		else
 			usage_collect(it, &ui[i]);
 	}
+	for (i = 0; i < self->b.n; i++) {
+		use[i].it = &self->b.it[i];
+		use[i].ui = &ui[i];
+	}
 	for (c = 0; c < CYCLES; c++) {
 		for (i = 0; i < self->b.n; i++) {
-			use[i].it = &self->b.it[i];
-			use[i].ui = &ui[i];
 			use[i].started = self->b.it[i].ok &&
 				!pthread_create(&use[i].th, NULL, use_once,
 						&use[i]);
@@ -715,12 +742,8 @@ TEST_F_TIMEOUT(usb, usage_balanced_after_cycles, 90)
 					      DEVPM_USB_BOUND_MS) * 1000, what);
 	}
 	devpm_sub_begin(&s, "usage_balanced_after_cycles");
-	for (i = 0; i < self->b.n; i++) {
-		if (self->b.it[i].ok)
-			usage_check(&self->b.it[i], &ui[i], &s);
-		else
-			devpm_usb_item_report(&s, &self->b.it[i]);
-	}
+	for (i = 0; i < self->b.n; i++)
+		devpm_dev_run(&s, use[i].it->u.dev.name, usage_one, &use[i]);
 	free(ui);
 	free(use);
 	DEVPM_SUB_END(&s);

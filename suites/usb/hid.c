@@ -109,12 +109,14 @@ static void out(struct kbd *k, bool failed, const char *fmt, ...)
 	k->failed = failed;
 }
 
-static void report(struct devpm_sub *s, const struct kbd *k)
+/* In the keyboard's block: one taken out ends it with its reason. */
+static void still_in(struct devpm_dev_block *b, const struct kbd *k)
 {
+	if (k->ok)
+		return;
 	if (k->failed)
-		devpm_sub_fail(s, k->u.dev.name, "%s", k->why);
-	else
-		devpm_sub_skip(s, k->u.dev.name, "%s", k->why);
+		devpm_dev_abort(b, "%s", k->why);
+	devpm_dev_skip(b, "%s", k->why);
 }
 
 /* The keyboard evdev node in one of u's own interfaces, opened. */
@@ -352,34 +354,39 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+struct kbd_case {
+	struct hid_state *st;
+	struct kbd *k;
+	int late_ms;		/* how long to wait for late events */
+};
+
 /* Every key once, in order, code and value; then asleep again. */
-static void judge(struct hid_state *self, struct kbd *k, int late_ms,
-		  struct devpm_sub *s)
+static void no_lost_key_one(struct devpm_dev_block *b, void *arg)
 {
+	struct kbd_case *x = arg;
+	struct hid_state *self = x->st;
+	struct kbd *k = x->k;
 	struct devpm_wait_result res;
 	char keys[ROUNDS * BURST + 1], why[256];
 	int i, r;
 
+	still_in(b, k);
 	/* Anything late (a key twice) shows up now. */
 	r = devpm_input_read_keys(k->in, k->got + k->ngot, MAX_KEYS - k->ngot,
-				  MAX_KEYS, late_ms);
+				  MAX_KEYS, x->late_ms);
 	if (r > 0)
 		k->ngot = k->ngot + r < MAX_KEYS ? k->ngot + r : MAX_KEYS;
 	for (i = 0; i < ROUNDS * BURST; i++)
 		keys[i] = 'a' + i;
 	keys[i] = '\0';
 	if (devpm_input_check_keys(k->got, k->ngot, keys, why,
-				   sizeof(why))) {
-		devpm_sub_fail(s, k->u.dev.name, "%s", why);
-		return;
-	}
+				   sizeof(why)))
+		devpm_dev_abort(b, "%s", why);
 	r = devpm_wait_status(&k->u.dev, self->t, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
-	if (r) {
-		devpm_sub_fail(s, k->u.dev.name, "after the keys: %s",
-			       r == -ETIMEDOUT ? res.why : devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(b, "after the keys: %s",
+				r == -ETIMEDOUT ? res.why : devpm_error());
 	if (k->nwake) {
 		qsort(k->wake_us, k->nwake, sizeof(uint64_t), cmp_u64);
 		devpm_metric(k->u.dev.name, "wake_to_event_us_p50",
@@ -387,7 +394,7 @@ static void judge(struct hid_state *self, struct kbd *k, int late_ms,
 		devpm_metric(k->u.dev.name, "wake_to_event_us_max",
 			     (double)k->wake_us[k->nwake - 1]);
 	}
-	devpm_sub_pass(s, k->u.dev.name,
+	devpm_dev_pass(b,
 		       "%d keys sent in %d wakes while suspended arrived once each, in order; wake to event p50 %.1f ms, max %.1f ms; suspended again",
 		       ROUNDS * BURST, ROUNDS,
 		       k->nwake ? k->wake_us[k->nwake / 2] / 1000.0 : 0.0,
@@ -398,8 +405,9 @@ TEST_F_TIMEOUT(hid, hid_remote_wakeup_no_lost_key, 60)
 {
 	struct devpm_sub s;
 	bool agent = devpm_host_available();
-	int r, late = LATE_MS;
+	struct kbd_case x = { &self->st, NULL, LATE_MS };
 	size_t i;
+	int r;
 
 	ASSERT_EQ(0, keyboards(&self->st)) TH_LOG("%s", devpm_error());
 	if (!self->st.n)
@@ -431,12 +439,10 @@ TEST_F_TIMEOUT(hid, hid_remote_wakeup_no_lost_key, 60)
 	all_rounds(&self->st);
 	devpm_sub_begin(&s, "hid_remote_wakeup_no_lost_key");
 	for (i = 0; i < self->st.n; i++) {
-		if (self->st.k[i].ok)
-			judge(&self->st, &self->st.k[i], late, &s);
-		else
-			report(&s, &self->st.k[i]);
+		x.k = &self->st.k[i];
+		devpm_dev_run(&s, x.k->u.dev.name, no_lost_key_one, &x);
 		/* One window for late events serves every keyboard. */
-		late = 0;
+		x.late_ms = 0;
 	}
 	DEVPM_SUB_END(&s);
 }
@@ -491,9 +497,11 @@ static void refusal_line(const char *line, void *arg)
 		snprintf(said->line, sizeof(said->line), "%s", line);
 }
 
-static void no_wakeup(struct hid_state *self, struct kbd *k,
-		      struct devpm_sub *s)
+static void no_wakeup_one(struct devpm_dev_block *b, void *arg)
 {
+	struct kbd_case *x = arg;
+	struct hid_state *self = x->st;
+	struct kbd *k = x->k;
 	const char *name = k->u.dev.name;
 	const struct devpm_event *ev;
 	struct devpm_wait_result res;
@@ -504,25 +512,22 @@ static void no_wakeup(struct hid_state *self, struct kbd *k,
 	size_t n;
 	int r, refused = -1;
 
+	still_in(b, k);
 	t0 = devpm_now_us();
 	r = devpm_usb_control(&k->u, "on");
 	if (!r)
 		r = devpm_usb_allow_autosuspend(&k->u, DELAY_MS, DELAY_MS);
-	if (r) {
-		devpm_sub_fail(s, name, "%s", devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(b, "%s", devpm_error());
 	devpm_dev_snapshot(&k->u.dev);
 	susp = k->u.dev.rpm.suspended_ms;
 	r = devpm_wait_status(&k->u.dev, self->t, "suspended", HOLD_MS, &res);
 	devpm_dev_snapshot(&k->u.dev);
-	if (r != -ETIMEDOUT || k->u.dev.rpm.suspended_ms != susp) {
-		devpm_sub_fail(s, name,
-			       "open, without remote wakeup, it suspended (status %s, runtime_suspended_time +%lld ms) %d ms after control=auto",
-			       k->u.dev.rpm.status,
-			       k->u.dev.rpm.suspended_ms - susp, HOLD_MS);
-		return;
-	}
+	if (r != -ETIMEDOUT || k->u.dev.rpm.suspended_ms != susp)
+		devpm_dev_abort(b,
+				"open, without remote wakeup, it suspended (status %s, runtime_suspended_time +%lld ms) %d ms after control=auto",
+				k->u.dev.rpm.status,
+				k->u.dev.rpm.suspended_ms - susp, HOLD_MS);
 	snprintf(said.needle, sizeof(said.needle), " %s: %s", name, REFUSAL);
 	if (self->kmsg)
 		devpm_kmsg_drain(self->kmsg, refusal_line, &said);
@@ -531,16 +536,13 @@ static void no_wakeup(struct hid_state *self, struct kbd *k,
 		ev = devpm_trace_events(self->t, &n);
 		refused = devpm_order_idle_refused(ev, n, name, t0,
 						   devpm_now_us(), NULL);
-		if (!refused) {
-			devpm_sub_fail(s, name,
-				       "stayed active, but the trace shows no idle check refused by the USB core: held for another reason: %s",
-				       res.why);
-			return;
-		}
+		if (!refused)
+			devpm_dev_abort(b,
+					"stayed active, but the trace shows no idle check refused by the USB core: held for another reason: %s",
+					res.why);
 	} else if (!said.line[0]) {
-		devpm_sub_skip(s, name,
+		devpm_dev_skip(b,
 			       "stayed active, but without tracefs or dynamic debug the refusal cannot be seen");
-		return;
 	}
 	/* Closed: ours, and (inhibit) the VT keyboard handler's too. */
 	devpm_input_close(k->in);
@@ -556,23 +558,19 @@ static void no_wakeup(struct hid_state *self, struct kbd *k,
 		r = devpm_usb_control(&k->u, "on");
 	if (!r)
 		r = devpm_usb_control(&k->u, "auto");
-	if (r) {
-		devpm_sub_fail(s, name, "%s", devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(b, "%s", devpm_error());
 	r = devpm_wait_status(&k->u.dev, self->t, "suspended",
 			      DELAY_MS + DEVPM_USB_BOUND_MS, &res);
-	if (r) {
-		devpm_sub_fail(s, name, "closed%s, still %s",
-			       inhibit[0] ? " (and inhibited)" : "",
-			       r == -ETIMEDOUT ? res.why : devpm_error());
-		return;
-	}
+	if (r)
+		devpm_dev_abort(b, "closed%s, still %s",
+				inhibit[0] ? " (and inhibited)" : "",
+				r == -ETIMEDOUT ? res.why : devpm_error());
 	devpm_metric(name, "closed_to_suspended_ms",
 		     (double)(res.at_us - t1) / 1000);
 	snprintf(checks, sizeof(checks), refused < 0 ? "untraced" :
 		 "%d idle checks refused in the trace", refused);
-	devpm_sub_pass(s, name,
+	devpm_dev_pass(b,
 		       "open: active %d ms past its %d ms delay, %s%s%s; closed%s: suspended %.1f ms after control=auto",
 		       HOLD_MS - DELAY_MS, DELAY_MS, checks,
 		       said.line[0] ? "; kernel: " : "", said.line,
@@ -583,6 +581,7 @@ static void no_wakeup(struct hid_state *self, struct kbd *k,
 TEST_F_TIMEOUT(hid, hid_without_wakeup_stays_active, 60)
 {
 	struct devpm_sub s;
+	struct kbd_case x = { &self->st, NULL, 0 };
 	char made[512] = "";
 	size_t i;
 	int r;
@@ -610,10 +609,8 @@ TEST_F_TIMEOUT(hid, hid_without_wakeup_stays_active, 60)
 			       "no keyboard without remote wakeup could be made: %s",
 			       made);
 	for (i = 0; i < self->st.n; i++) {
-		if (self->st.k[i].ok)
-			no_wakeup(&self->st, &self->st.k[i], &s);
-		else
-			report(&s, &self->st.k[i]);
+		x.k = &self->st.k[i];
+		devpm_dev_run(&s, x.k->u.dev.name, no_wakeup_one, &x);
 	}
 	DEVPM_SUB_END(&s);
 }

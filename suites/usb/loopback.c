@@ -133,9 +133,14 @@ static long long active_ms(struct devpm_usb *u)
 	return u->dev.rpm.have_times ? u->dev.rpm.active_ms : -1;
 }
 
+static void blk_close(void *blk)
+{
+	devpm_blk_close(blk);
+}
+
 /* Storage: asleep, then a write and a read wake it; the data holds. */
-static int storage(struct loop_state *self, struct host *h, char *msg,
-		   size_t len)
+static void storage(struct devpm_dev_block *b, struct loop_state *self,
+		    struct host *h, char *msg, size_t len)
 {
 	struct devpm_wait_result res;
 	uint64_t seed = devpm_now_us();
@@ -145,70 +150,57 @@ static int storage(struct loop_state *self, struct host *h, char *msg,
 	int r;
 
 	buf = devpm_blk_alloc(IO_BYTES);
+	devpm_dev_defer(b, free, buf);
 	back = devpm_blk_alloc(IO_BYTES);
-	r = buf && back ? 0 : -ENOMEM;
-	if (!r)
-		r = devpm_blk_open(h->disk, true, &self->blk);
-	if (r)
-		goto out;
+	devpm_dev_defer(b, free, back);
+	if (!buf || !back)
+		devpm_dev_abort(b, "out of memory");
+	if (devpm_blk_open(h->disk, true, &self->blk))
+		devpm_dev_abort(b, "%s", devpm_error());
+	devpm_dev_defer(b, blk_close, &self->blk);
 	r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
-	if (r) {
-		r = devpm_fail(ETIMEDOUT, "idle, not suspended: %s", res.why);
-		goto out;
-	}
+	if (r)
+		devpm_dev_abort(b, "idle, not suspended: %s", res.why);
 	devpm_pattern_fill(buf, IO_BYTES, seed);
 	before = active_ms(&h->u);
 	r = devpm_blk_write(&self->blk, buf, IO_BYTES, 0);
 	if (!r)
 		r = devpm_blk_read(&self->blk, back, IO_BYTES, 0);
 	if (r)
-		goto out;
+		devpm_dev_abort(b, "%s", devpm_error());
 	bad = devpm_pattern_check(back, IO_BYTES, seed);
-	if (bad >= 0) {
-		r = devpm_fail(EIO, "%s: read back differs at byte %ld",
-			       h->disk, bad);
-		goto out;
-	}
-	if (active_ms(&h->u) <= before) {
-		r = devpm_fail(EIO,
-			       "I/O on %s did not resume %s (runtime_active_time did not grow)",
-			       h->disk, h->u.dev.name);
-		goto out;
-	}
-	r = backing_has(&self->g, buf);
-	if (r)
-		goto out;
+	if (bad >= 0)
+		devpm_dev_abort(b, "%s: read back differs at byte %ld",
+				h->disk, bad);
+	if (active_ms(&h->u) <= before)
+		devpm_dev_abort(b,
+				"I/O on %s did not resume %s (runtime_active_time did not grow)",
+				h->disk, h->u.dev.name);
+	if (backing_has(&self->g, buf))
+		devpm_dev_abort(b, "%s", devpm_error());
 	/* Asleep again, then the data once more. */
 	r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
-	if (r) {
-		r = devpm_fail(ETIMEDOUT, "after I/O, not suspended: %s",
-			       res.why);
-		goto out;
-	}
-	r = devpm_blk_read(&self->blk, back, IO_BYTES, 0);
 	if (r)
-		goto out;
+		devpm_dev_abort(b, "after I/O, not suspended: %s", res.why);
+	if (devpm_blk_read(&self->blk, back, IO_BYTES, 0))
+		devpm_dev_abort(b, "%s", devpm_error());
 	bad = devpm_pattern_check(back, IO_BYTES, seed);
 	if (bad >= 0)
-		r = devpm_fail(EIO,
-			       "%s: after a suspend the data differs at byte %ld",
-			       h->disk, bad);
-	if (!r)
-		snprintf(msg, len,
-			 "%s: %d KiB written and read back across suspends, intact on the host and in the backing file",
-			 h->disk, IO_BYTES / 1024);
-out:
+		devpm_dev_abort(b,
+				"%s: after a suspend the data differs at byte %ld",
+				h->disk, bad);
+	snprintf(msg, len,
+		 "%s: %d KiB written and read back across suspends, intact on the host and in the backing file",
+		 h->disk, IO_BYTES / 1024);
+	/* Closed before the HID part; the deferred close is for an abort. */
 	devpm_blk_close(&self->blk);
-	free(buf);
-	free(back);
-	return r;
 }
 
 /* HID: a report queued while asleep, then remote wakeup brings it. */
-static int hid_wake(struct loop_state *self, struct host *h, char *msg,
-		    size_t len)
+static void hid_wake(struct devpm_dev_block *b, struct loop_state *self,
+		     struct host *h, char *msg, size_t len)
 {
 	static const unsigned char press[8] = { 0, 0, 0x04 }, up[8] = { 0 };
 	struct devpm_wait_result res;
@@ -217,57 +209,90 @@ static int hid_wake(struct loop_state *self, struct host *h, char *msg,
 	uint64_t t0;
 	int r, n;
 
-	r = devpm_input_open(h->event, &self->in);
-	if (r)
-		return r;
+	if (devpm_input_open(h->event, &self->in))
+		devpm_dev_abort(b, "%s", devpm_error());
 	r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		return devpm_fail(ETIMEDOUT, "evdev open, idle: %s",
-				  res.why);
-	r = devpm_gadget_key_report(&self->g, press, EVENT_MS);
-	if (r)
-		return r;
+		devpm_dev_abort(b, "evdev open, idle: %s", res.why);
+	if (devpm_gadget_key_report(&self->g, press, EVENT_MS))
+		devpm_dev_abort(b, "%s", devpm_error());
 	/* Queued on the gadget: without the wakeup signal it stays asleep. */
 	r = devpm_wait_status(&h->u.dev, NULL, "active", QUIET_MS, &res);
 	if (r != -ETIMEDOUT)
-		return devpm_fail(EIO,
-				  "a report queued on the gadget woke the host before any remote wakeup signal");
+		devpm_dev_abort(b,
+				"a report queued on the gadget woke the host before any remote wakeup signal");
 	before = active_ms(&h->u);
 	t0 = devpm_now_us();
-	r = devpm_gadget_remote_wakeup(&self->g);
-	if (r)
-		return r;
+	if (devpm_gadget_remote_wakeup(&self->g))
+		devpm_dev_abort(b, "%s", devpm_error());
 	n = devpm_input_read_keys(self->in, k, 4, 1, EVENT_MS);
 	if (n < 0)
-		return n;
+		devpm_dev_abort(b, "%s", devpm_error());
 	if (n == 0)
-		return devpm_fail(ETIMEDOUT,
-				  "remote wakeup signalled: no key event in %d ms (status %s)",
-				  EVENT_MS, res.status);
-	r = devpm_gadget_key_report(&self->g, up, EVENT_MS);
-	if (!r) {
-		r = devpm_input_read_keys(self->in, k + 1, 3, 1, EVENT_MS);
-		r = r == 1 ? 0 : r < 0 ? r : devpm_fail(ETIMEDOUT,
-			"no key release in %d ms", EVENT_MS);
-	}
-	if (r)
-		return r;
+		devpm_dev_abort(b,
+				"remote wakeup signalled: no key event in %d ms (status %s)",
+				EVENT_MS, res.status);
+	if (devpm_gadget_key_report(&self->g, up, EVENT_MS))
+		devpm_dev_abort(b, "%s", devpm_error());
+	n = devpm_input_read_keys(self->in, k + 1, 3, 1, EVENT_MS);
+	if (n < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
+	if (n != 1)
+		devpm_dev_abort(b, "no key release in %d ms", EVENT_MS);
 	if (k[0].code != KEY_A || k[0].value != 1 || k[1].code != KEY_A ||
 	    k[1].value != 0)
-		return devpm_fail(EIO, "events %s %d, %s %d; expected KEY_A 1, KEY_A 0",
-				  devpm_input_key_name(k[0].code), k[0].value,
-				  devpm_input_key_name(k[1].code), k[1].value);
+		devpm_dev_abort(b,
+				"events %s %d, %s %d; expected KEY_A 1, KEY_A 0",
+				devpm_input_key_name(k[0].code), k[0].value,
+				devpm_input_key_name(k[1].code), k[1].value);
 	if (active_ms(&h->u) <= before)
-		return devpm_fail(EIO,
-				  "the key arrived but %s's runtime_active_time did not grow",
-				  h->u.dev.name);
+		devpm_dev_abort(b,
+				"the key arrived but %s's runtime_active_time did not grow",
+				h->u.dev.name);
 	devpm_metric(h->u.dev.name, "wakeup_to_event_us",
 		     (double)(k[0].ts_us - t0));
 	snprintf(msg, len,
 		 "a key report written while suspended waited %d ms, then remote wakeup resumed it and KEY_A arrived %.1f ms after the signal",
 		 QUIET_MS, (double)(k[0].ts_us - t0) / 1000);
-	return 0;
+}
+
+struct loop_case {
+	struct loop_state *st;
+	struct host *h;
+};
+
+/* The gadget's host side: autosuspend, storage, then remote wakeup. */
+static void loopback_one(struct devpm_dev_block *b, void *arg)
+{
+	struct loop_case *x = arg;
+	struct loop_state *self = x->st;
+	struct host *h = x->h;
+	struct devpm_wait_result res;
+	char m1[300] = "", m2[300] = "";
+	uint64_t t0;
+	int r;
+
+	if (!devpm_poll_until(host_ready, h, DISK_MS))
+		devpm_dev_abort(b,
+				"gadget %s enumerated, but after %d ms: disk '%s', keyboard '%s'",
+				self->g.name, DISK_MS, h->disk, h->event);
+	t0 = devpm_now_us();
+	r = devpm_usb_allow_autosuspend(&h->u, DELAY_MS, DELAY_MS);
+	if (!r)
+		r = devpm_wait_status(&h->u.dev, NULL, "suspended",
+				      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
+	if (r)
+		devpm_dev_abort(b, "idle, not suspended: %s",
+				r == -ETIMEDOUT ? res.why : devpm_error());
+	devpm_metric(h->u.dev.name, "autosuspend_ms",
+		     (double)(res.at_us - t0) / 1000);
+	storage(b, self, h, m1, sizeof(m1));
+	hid_wake(b, self, h, m2, sizeof(m2));
+	devpm_dev_pass(b,
+		       "gadget %s on %s: autosuspended %.0f ms after control=auto; %s; %s",
+		       self->g.name, self->g.udc,
+		       (double)(res.at_us - t0) / 1000, m1, m2);
 }
 
 TEST_F_TIMEOUT(loop, gadget_loopback, 45)
@@ -275,51 +300,20 @@ TEST_F_TIMEOUT(loop, gadget_loopback, 45)
 	struct devpm_gadget_cfg c = { .remote_wakeup = true,
 				      .storage_mb = STORAGE_MB,
 				      .keyboard = true };
-	struct devpm_wait_result res;
-	char m1[300] = "", m2[300] = "";
 	struct devpm_sub s;
 	struct host h = { 0 };
-	uint64_t t0;
-	int r;
+	struct loop_case x = { &self->st, &h };
 
 	/* usb-storage waits delay_use seconds before it scans a new disk. */
-	if (devpm_exists(DELAY_USE))
-		devpm_knob_write(DELAY_USE, "0");
+	if (devpm_exists(DELAY_USE) && devpm_knob_write(DELAY_USE, "0"))
+		devpm_note("%s: the disk's scan waits delay_use",
+			   devpm_error());
 	ASSERT_EQ(0, devpm_gadget_create(&c, &self->st.g))
 		TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, devpm_gadget_host(&self->st.g, DISK_MS, &h.u))
 		TH_LOG("%s", devpm_error());
 	devpm_sub_begin(&s, "gadget_loopback");
-	if (!devpm_poll_until(host_ready, &h, DISK_MS)) {
-		devpm_sub_fail(&s, h.u.dev.name,
-			       "gadget %s enumerated, but after %d ms: disk '%s', keyboard '%s'",
-			       self->st.g.name, DISK_MS, h.disk, h.event);
-		DEVPM_SUB_END(&s);
-		return;
-	}
-	t0 = devpm_now_us();
-	r = devpm_usb_allow_autosuspend(&h.u, DELAY_MS, DELAY_MS);
-	if (!r)
-		r = devpm_wait_status(&h.u.dev, NULL, "suspended",
-				      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
-	if (r) {
-		devpm_sub_fail(&s, h.u.dev.name, "idle, not suspended: %s",
-			       r == -ETIMEDOUT ? res.why : devpm_error());
-		DEVPM_SUB_END(&s);
-		return;
-	}
-	devpm_metric(h.u.dev.name, "autosuspend_ms",
-		     (double)(res.at_us - t0) / 1000);
-	r = storage(&self->st, &h, m1, sizeof(m1));
-	if (!r)
-		r = hid_wake(&self->st, &h, m2, sizeof(m2));
-	if (r)
-		devpm_sub_fail(&s, h.u.dev.name, "%s", devpm_error());
-	else
-		devpm_sub_pass(&s, h.u.dev.name,
-			       "gadget %s on %s: autosuspended %.0f ms after control=auto; %s; %s",
-			       self->st.g.name, self->st.g.udc,
-			       (double)(res.at_us - t0) / 1000, m1, m2);
+	devpm_dev_run(&s, h.u.dev.name, loopback_one, &x);
 	DEVPM_SUB_END(&s);
 }
 

@@ -175,116 +175,120 @@ static int cycles(struct devpm_trace *t, const struct devpm_usb *u,
 	return 0;
 }
 
-/* False when the disk could not be given its data back. */
-static bool one_disk(struct __test_metadata *_metadata,
-		     struct storage_state *self, const struct devpm_usb *u,
-		     const struct devpm_scsi_disk *d, struct devpm_sub *s)
-{
-	const char *const names[] = { u->dev.name, d->name, NULL };
-	char why[512];
-	struct run *run = NULL;
-	uint64_t seed = devpm_now_us();
-	void *buf = NULL;
-	int r;
+struct disk_case {
+	struct storage_state *st;
+	const struct devpm_usb *u;
+	const struct devpm_scsi_disk *d;
+	bool clean;		/* false: its data could not be put back */
+};
 
-	(void)_metadata;
-	if (!devpm_scsi_data_ok(d, why, sizeof(why))) {
-		devpm_sub_skip(s, u->dev.name, "%s: %s", d->block, why);
-		return true;
-	}
-	self->usb = *u;
-	self->t = devpm_trace_start(names);
-	r = devpm_usb_allow_autosuspend(u, USB_DELAY_MS, DISK_DELAY_MS);
-	if (!r)
-		r = devpm_blk_open(d->block, true, &self->blk);
-	if (r) {
-		devpm_sub_fail(s, u->dev.name, "%s", devpm_error());
-		goto out;
-	}
-	if (self->blk.bytes < IO_OFFSET + IO_BYTES) {
-		devpm_sub_skip(s, u->dev.name, "%s: %llu bytes, too small",
-			       d->block, self->blk.bytes);
-		goto out;
-	}
-	self->orig = devpm_blk_alloc(IO_BYTES);
-	buf = devpm_blk_alloc(IO_BYTES);
-	run = calloc(1, sizeof(*run));
-	if (!self->orig || !buf || !run) {
-		devpm_sub_fail(s, u->dev.name, "out of memory");
-		goto out;
-	}
-	r = devpm_blk_read(&self->blk, self->orig, IO_BYTES, IO_OFFSET);
-	if (r) {
-		devpm_sub_fail(s, u->dev.name, "%s", devpm_error());
-		goto out;
-	}
-	devpm_pattern_fill(buf, IO_BYTES, seed);
-	self->dirty = true;
-	r = devpm_blk_write(&self->blk, buf, IO_BYTES, IO_OFFSET);
-	if (!r)
-		r = burst(&self->blk, buf, seed, why, sizeof(why)) ? -EIO : 0;
-	if (r) {
-		devpm_sub_fail(s, u->dev.name, "%s: writing the pattern: %s",
-			       d->block, r == -EIO ? why : devpm_error());
-		goto out;
-	}
-	if (cycles(self->t, u, &self->blk, buf, seed, run)) {
-		devpm_sub_fail(s, u->dev.name, "%s: %s", d->block, run->why);
-		goto out;
-	}
-	r = put_back(&self->blk, self->orig);
-	self->dirty = r != 0;
-	if (r) {
-		devpm_sub_fail(s, u->dev.name, "%s: %s", d->block,
-			       devpm_error());
-		goto out;
-	}
-	if (self->t) {
-		qsort(run->resume_us + 1, CYCLES, sizeof(uint64_t), cmp_u64);
-		devpm_metric(u->dev.name, "io_resume_us_p50",
-			     (double)run->resume_us[1 + CYCLES / 2]);
-		devpm_metric(u->dev.name, "io_resume_us_max",
-			     (double)run->resume_us[CYCLES]);
-		devpm_sub_pass(s, u->dev.name,
-			       "%s: %d KiB pattern intact over %d suspend/resume cycles, one resume per read (resume p50 %.1f ms, max %.1f ms)",
-			       d->block, IO_BYTES / 1024, CYCLES,
-			       run->resume_us[1 + CYCLES / 2] / 1000.0,
-			       run->resume_us[CYCLES] / 1000.0);
-	} else {
-		devpm_sub_pass(s, u->dev.name,
-			       "%s: %d KiB pattern intact over %d suspend/resume cycles (untraced: resumes not counted)",
-			       d->block, IO_BYTES / 1024, CYCLES);
-	}
-out:
-	free(buf);
-	free(run);
+/*
+ * The end of a disk's block, however it ended: its data back, then the
+ * disk let go.  Still dirty: the teardown tries again, and no other disk
+ * is tested meanwhile.
+ */
+static void disk_done(void *arg)
+{
+	struct disk_case *x = arg;
+	struct storage_state *self = x->st;
+
 	if (self->dirty && !put_back(&self->blk, self->orig))
 		self->dirty = false;
-	/* Still dirty: the teardown tries again; no other disk meanwhile. */
-	if (self->dirty)
-		return false;
+	if (self->dirty) {
+		x->clean = false;
+		return;
+	}
 	devpm_blk_close(&self->blk);
 	free(self->orig);
 	self->orig = NULL;
 	devpm_trace_stop(self->t);
 	self->t = NULL;
-	return true;
+}
+
+static void disk_one(struct devpm_dev_block *b, void *arg)
+{
+	struct disk_case *x = arg;
+	struct storage_state *self = x->st;
+	const struct devpm_usb *u = x->u;
+	const struct devpm_scsi_disk *d = x->d;
+	const char *const names[] = { u->dev.name, d->name, NULL };
+	char why[512];
+	struct run *run;
+	uint64_t seed = devpm_now_us();
+	void *buf;
+	int r;
+
+	if (devpm_usb_blocker(u, why, sizeof(why)) > 0)
+		devpm_dev_skip(b, "%s", why);
+	if (!devpm_scsi_data_ok(d, why, sizeof(why)))
+		devpm_dev_skip(b, "%s: %s", d->block, why);
+	self->usb = *u;
+	self->t = devpm_trace_start(names);
+	devpm_dev_defer(b, disk_done, x);
+	r = devpm_usb_allow_autosuspend(u, USB_DELAY_MS, DISK_DELAY_MS);
+	if (!r)
+		r = devpm_blk_open(d->block, true, &self->blk);
+	if (r)
+		devpm_dev_abort(b, "%s", devpm_error());
+	if (self->blk.bytes < IO_OFFSET + IO_BYTES)
+		devpm_dev_skip(b, "%s: %llu bytes, too small", d->block,
+			       self->blk.bytes);
+	self->orig = devpm_blk_alloc(IO_BYTES);
+	buf = devpm_blk_alloc(IO_BYTES);
+	devpm_dev_defer(b, free, buf);
+	run = calloc(1, sizeof(*run));
+	devpm_dev_defer(b, free, run);
+	if (!self->orig || !buf || !run)
+		devpm_dev_abort(b, "out of memory");
+	r = devpm_blk_read(&self->blk, self->orig, IO_BYTES, IO_OFFSET);
+	if (r)
+		devpm_dev_abort(b, "%s", devpm_error());
+	devpm_pattern_fill(buf, IO_BYTES, seed);
+	self->dirty = true;
+	r = devpm_blk_write(&self->blk, buf, IO_BYTES, IO_OFFSET);
+	if (!r)
+		r = burst(&self->blk, buf, seed, why, sizeof(why)) ? -EIO : 0;
+	if (r)
+		devpm_dev_abort(b, "%s: writing the pattern: %s", d->block,
+				r == -EIO ? why : devpm_error());
+	if (cycles(self->t, u, &self->blk, buf, seed, run))
+		devpm_dev_abort(b, "%s: %s", d->block, run->why);
+	r = put_back(&self->blk, self->orig);
+	self->dirty = r != 0;
+	if (r)
+		devpm_dev_abort(b, "%s: %s", d->block, devpm_error());
+	if (!self->t) {
+		devpm_dev_pass(b,
+			       "%s: %d KiB pattern intact over %d suspend/resume cycles (untraced: resumes not counted)",
+			       d->block, IO_BYTES / 1024, CYCLES);
+		return;
+	}
+	qsort(run->resume_us + 1, CYCLES, sizeof(uint64_t), cmp_u64);
+	devpm_metric(u->dev.name, "io_resume_us_p50",
+		     (double)run->resume_us[1 + CYCLES / 2]);
+	devpm_metric(u->dev.name, "io_resume_us_max",
+		     (double)run->resume_us[CYCLES]);
+	devpm_dev_pass(b,
+		       "%s: %d KiB pattern intact over %d suspend/resume cycles, one resume per read (resume p50 %.1f ms, max %.1f ms)",
+		       d->block, IO_BYTES / 1024, CYCLES,
+		       run->resume_us[1 + CYCLES / 2] / 1000.0,
+		       run->resume_us[CYCLES] / 1000.0);
 }
 
 TEST_F_TIMEOUT(storage, storage_io_resumes_data_intact, 80)
 {
 	struct devpm_scsi_disk *disks;
 	struct devpm_usb *usb;
+	struct disk_case x = { .st = &self->st, .clean = true };
 	struct devpm_sub s;
-	char why[512];
 	size_t nu, nd, i, j;
-	bool any, clean = true;
+	bool any;
 
 	ASSERT_EQ(0, devpm_usb_list(&usb, &nu)) TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, devpm_scsi_disks(&disks, &nd))
 		TH_LOG("%s", devpm_error());
 	devpm_sub_begin(&s, "storage_io_resumes_data_intact");
-	for (i = 0; i < nu && clean; i++) {
+	for (i = 0; i < nu && x.clean; i++) {
 		if (usb[i].root_hub || usb[i].hub)
 			continue;
 		any = false;
@@ -293,12 +297,10 @@ TEST_F_TIMEOUT(storage, storage_io_resumes_data_intact, 80)
 			    !devpm_usb_below(&usb[i], disks[j].path))
 				continue;
 			any = true;
-			if (devpm_usb_blocker(&usb[i], why, sizeof(why)) > 0)
-				devpm_sub_skip(&s, usb[i].dev.name, "%s", why);
-			else
-				/* One disk per device: one resume per burst. */
-				clean = one_disk(_metadata, &self->st, &usb[i],
-						 &disks[j], &s);
+			/* One disk per device: one resume per burst. */
+			x.u = &usb[i];
+			x.d = &disks[j];
+			devpm_dev_run(&s, usb[i].dev.name, disk_one, &x);
 		}
 	}
 	free(usb);

@@ -213,6 +213,25 @@ static int load(struct devpm_usb_bus *b, struct fs **fs)
 	return *fs ? 0 : -ENOMEM;
 }
 
+/* One device and what its usbfs file measured. */
+struct dev_fs {
+	struct devpm_usb_item *it;
+	const struct fs *fs;
+};
+
+static void open_holds_one(struct devpm_dev_block *blk, void *arg)
+{
+	const struct dev_fs *x = arg;
+	const char *name = x->it->u.dev.name;
+
+	devpm_usb_item_still_in(blk, x->it);
+	devpm_metric(name, "allow_to_suspended_ms", x->fs->allow_ms);
+	devpm_metric(name, "close_to_suspended_ms", x->fs->close_ms);
+	devpm_dev_pass(blk,
+		       "held active %d ms while open (delay %d ms); suspended %.0f ms after ALLOW_SUSPEND, %.0f ms after close",
+		       HOLD_MS, DELAY_MS, x->fs->allow_ms, x->fs->close_ms);
+}
+
 TEST_F_TIMEOUT(usbfs, usbfs_open_holds_awake, 60)
 {
 	struct devpm_usb_bus *b = &self->b;
@@ -240,20 +259,9 @@ TEST_F_TIMEOUT(usbfs, usbfs_open_holds_awake, 60)
 
 	devpm_sub_begin(&s, "usbfs_open_holds_awake");
 	for (i = 0; i < b->n; i++) {
-		struct devpm_usb_item *it = &b->it[i];
+		struct dev_fs x = { &b->it[i], &self->fs[i] };
 
-		if (!it->ok) {
-			devpm_usb_item_report(&s, it);
-			continue;
-		}
-		devpm_metric(it->u.dev.name, "allow_to_suspended_ms",
-			     self->fs[i].allow_ms);
-		devpm_metric(it->u.dev.name, "close_to_suspended_ms",
-			     self->fs[i].close_ms);
-		devpm_sub_pass(&s, it->u.dev.name,
-			       "held active %d ms while open (delay %d ms); suspended %.0f ms after ALLOW_SUSPEND, %.0f ms after close",
-			       HOLD_MS, DELAY_MS, self->fs[i].allow_ms,
-			       self->fs[i].close_ms);
+		devpm_dev_run(&s, x.it->u.dev.name, open_holds_one, &x);
 	}
 	DEVPM_SUB_END(&s);
 }
@@ -344,6 +352,19 @@ static void wake_all(struct devpm_usb_bus *b, struct fs *fs,
 	free(w);
 }
 
+static void forbid_allow_wait_one(struct devpm_dev_block *blk, void *arg)
+{
+	const struct dev_fs *x = arg;
+	const char *name = x->it->u.dev.name;
+
+	devpm_usb_item_still_in(blk, x->it);
+	devpm_metric(name, "wait_for_resume_ms", x->fs->waited_ms);
+	devpm_metric(name, "resume_to_wait_return_ms", x->fs->wake_ms);
+	devpm_dev_pass(blk,
+		       "FORBID held it %d ms, ALLOW let it suspend; WAIT_FOR_RESUME returned %.1f ms after another opener resumed it (waited %.0f ms) and held it",
+		       HOLD_MS, x->fs->wake_ms, x->fs->waited_ms);
+}
+
 TEST_F_TIMEOUT(usbfs, usbfs_forbid_allow_wait, 60)
 {
 	struct devpm_usb_bus *b = &self->b;
@@ -390,19 +411,10 @@ TEST_F_TIMEOUT(usbfs, usbfs_forbid_allow_wait, 60)
 
 	devpm_sub_begin(&s, "usbfs_forbid_allow_wait");
 	for (i = 0; i < b->n; i++) {
-		struct devpm_usb_item *it = &b->it[i];
+		struct dev_fs x = { &b->it[i], &fs[i] };
 
-		if (!it->ok) {
-			devpm_usb_item_report(&s, it);
-			continue;
-		}
-		devpm_metric(it->u.dev.name, "wait_for_resume_ms",
-			     fs[i].waited_ms);
-		devpm_metric(it->u.dev.name, "resume_to_wait_return_ms",
-			     fs[i].wake_ms);
-		devpm_sub_pass(&s, it->u.dev.name,
-			       "FORBID held it %d ms, ALLOW let it suspend; WAIT_FOR_RESUME returned %.1f ms after another opener resumed it (waited %.0f ms) and held it",
-			       HOLD_MS, fs[i].wake_ms, fs[i].waited_ms);
+		devpm_dev_run(&s, x.it->u.dev.name, forbid_allow_wait_one,
+			      &x);
 	}
 	DEVPM_SUB_END(&s);
 }
