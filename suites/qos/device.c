@@ -60,12 +60,12 @@ FIXTURE_TEARDOWN(qos_dev)
 }
 
 /*
- * After a kick: the device must stay active through DEVPM_QOS_BENCH_HOLD_MS, and the
- * trace must show rpm_check_suspend_allowed()'s -EPERM.  0 held, else
- * the case is failed on s with the reason.
+ * After a kick: the device must stay active through DEVPM_QOS_BENCH_HOLD_MS,
+ * and the trace must show rpm_check_suspend_allowed()'s -EPERM; else the
+ * device's block ends failed with the reason.
  */
-static int expect_held(struct devpm_sub *s, struct devpm_qos_bench *m,
-		       uint64_t from_us, const char *what)
+static void expect_held(struct devpm_dev_block *b, struct devpm_qos_bench *m,
+			uint64_t from_us, const char *what)
 {
 	struct devpm_wait_result res;
 	const struct devpm_event *ev;
@@ -73,39 +73,32 @@ static int expect_held(struct devpm_sub *s, struct devpm_qos_bench *m,
 	int r, refused;
 
 	r = devpm_wait_status(&m->d, m->t, "suspended", DEVPM_QOS_BENCH_HOLD_MS, &res);
-	if (!r) {
-		devpm_sub_fail(s, m->d.name,
-			       "%s: suspended %llu us after control=auto, within %d ms (3 autosuspend delays of %d ms)",
-			       what, (unsigned long long)res.waited_us,
-			       DEVPM_QOS_BENCH_HOLD_MS, DEVPM_QOS_BENCH_AUTOSUSPEND_MS);
-		return -1;
-	}
-	if (r != -ETIMEDOUT) {
-		devpm_sub_fail(s, m->d.name, "%s: %s", what, devpm_error());
-		return -1;
-	}
+	if (!r)
+		devpm_dev_abort(b,
+				"%s: suspended %llu us after control=auto, within %d ms (3 autosuspend delays of %d ms)",
+				what, (unsigned long long)res.waited_us,
+				DEVPM_QOS_BENCH_HOLD_MS,
+				DEVPM_QOS_BENCH_AUTOSUSPEND_MS);
+	if (r != -ETIMEDOUT)
+		devpm_dev_abort(b, "%s: %s", what, devpm_error());
 	ev = devpm_qos_bench_events(m->t, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, still %s after %d ms; rpm_return_int -EPERM x%d; diagnosis: %s",
 		   m->d.name, what, res.status, DEVPM_QOS_BENCH_HOLD_MS, refused, res.why);
-	if (strcmp(res.status, "active")) {
-		devpm_sub_fail(s, m->d.name, "%s: status %s, expected active",
-			       what, res.status);
-		return -1;
-	}
-	if (!refused) {
-		devpm_sub_fail(s, m->d.name,
-			       "%s: stayed active but no rpm_return_int -EPERM (QoS refusal) in the trace",
-			       what);
-		return -1;
-	}
+	if (strcmp(res.status, "active"))
+		devpm_dev_abort(b, "%s: status %s, expected active", what,
+				res.status);
+	if (!refused)
+		devpm_dev_abort(b,
+				"%s: stayed active but no rpm_return_int -EPERM (QoS refusal) in the trace",
+				what);
 	devpm_metric(m->d.name, "eperm_refusals", refused);
-	return 0;
 }
 
-/* After a kick: the device must suspend; 0, else s is failed. */
-static int expect_suspends(struct devpm_sub *s, struct devpm_qos_bench *m,
-			   uint64_t from_us, const char *what)
+/* After a kick: the device must suspend, else its block ends failed. */
+static void expect_suspends(struct devpm_dev_block *b,
+			    struct devpm_qos_bench *m, uint64_t from_us,
+			    const char *what)
 {
 	struct devpm_wait_result res;
 	const struct devpm_event *ev;
@@ -113,102 +106,93 @@ static int expect_suspends(struct devpm_sub *s, struct devpm_qos_bench *m,
 	int refused;
 
 	if (devpm_wait_status_why(&m->d, m->t, "suspended",
-				  DEVPM_QOS_BENCH_SUSPEND_MS, &res)) {
-		devpm_sub_fail(s, m->d.name, "%s: not suspended in %d ms: %s",
-			       what, DEVPM_QOS_BENCH_SUSPEND_MS, res.why);
-		return -1;
-	}
+				  DEVPM_QOS_BENCH_SUSPEND_MS, &res))
+		devpm_dev_abort(b, "%s: not suspended in %d ms: %s", what,
+				DEVPM_QOS_BENCH_SUSPEND_MS, res.why);
 	ev = devpm_qos_bench_events(m->t, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, suspended %llu us after control=auto (traced: %s), -EPERM x%d",
 		   m->d.name, what, (unsigned long long)res.waited_us,
 		   res.traced ? "yes" : "no", refused);
-	if (refused) {
-		devpm_sub_fail(s, m->d.name,
-			       "%s: suspended, yet rpm_return_int -EPERM traced %d times",
-			       what, refused);
-		return -1;
-	}
-	return 0;
+	if (refused)
+		devpm_dev_abort(b,
+				"%s: suspended, yet rpm_return_int -EPERM traced %d times",
+				what, refused);
+}
+
+static void na_blocks_one(struct devpm_dev_block *b, void *arg)
+{
+	struct devpm_qos_bench *m = arg;
+	uint64_t t0;
+
+	devpm_trace_clear(m->t);
+	t0 = devpm_now_us();
+	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
+	    devpm_qos_bench_kick(m))
+		devpm_dev_abort(b, "%s", devpm_error());
+	expect_held(b, m, t0, "n/a (latency 0)");
 }
 
 TEST_F(qos_dev, resume_latency_na_blocks_suspend)
 {
-	struct devpm_qos_bench *m = &self->m;
 	struct devpm_sub s;
+
+	if (devpm_qos_bench_ready(&self->m))
+		SKIP(return, "%s", self->m.why);
+	devpm_sub_begin(&s, "resume_latency_na_blocks_suspend");
+	devpm_dev_run(&s, self->m.d.name, na_blocks_one, &self->m);
+	DEVPM_SUB_END(&s);
+}
+
+static void zero_one(struct devpm_dev_block *b, void *arg)
+{
+	struct devpm_qos_bench *m = arg;
+	char v[32] = "";
 	uint64_t t0;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
-	devpm_sub_begin(&s, "resume_latency_na_blocks_suspend");
+	/* From n/a, so that "0" is a real write. */
+	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
+	    devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "0") ||
+	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v)))
+		devpm_dev_abort(b, "%s", devpm_error());
+	devpm_note("%s: pm_qos_resume_latency_us reads '%s' after writing 0",
+		   m->d.name, v);
+	if (strcmp(v, "0"))
+		devpm_dev_abort(b,
+				"pm_qos_resume_latency_us reads '%s' after writing 0",
+				v);
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
-	    devpm_qos_bench_kick(m)) {
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-	} else if (!expect_held(&s, m, t0, "n/a (latency 0)")) {
-		devpm_sub_pass(&s, m->d.name, "%s", "");
-	}
-	DEVPM_SUB_END(&s);
+	if (devpm_qos_bench_kick(m))
+		devpm_dev_abort(b, "%s", devpm_error());
+	expect_suspends(b, m, t0, "0 (no constraint)");
 }
 
 TEST_F(qos_dev, resume_latency_zero_is_no_constraint)
 {
-	struct devpm_qos_bench *m = &self->m;
 	struct devpm_sub s;
-	char v[32] = "";
-	uint64_t t0;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
+	if (devpm_qos_bench_ready(&self->m))
+		SKIP(return, "%s", self->m.why);
 	devpm_sub_begin(&s, "resume_latency_zero_is_no_constraint");
-	/* From n/a, so that "0" is a real write. */
-	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
-	    devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "0") ||
-	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v))) {
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-		DEVPM_SUB_END(&s);
-		return;
-	}
-	devpm_note("%s: pm_qos_resume_latency_us reads '%s' after writing 0",
-		   m->d.name, v);
-	if (strcmp(v, "0")) {
-		devpm_sub_fail(&s, m->d.name,
-			       "pm_qos_resume_latency_us reads '%s' after writing 0",
-			       v);
-		DEVPM_SUB_END(&s);
-		return;
-	}
-	devpm_trace_clear(m->t);
-	t0 = devpm_now_us();
-	if (devpm_qos_bench_kick(m))
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-	else if (!expect_suspends(&s, m, t0, "0 (no constraint)"))
-		devpm_sub_pass(&s, m->d.name, "%s", "");
+	devpm_dev_run(&s, self->m.d.name, zero_one, &self->m);
 	DEVPM_SUB_END(&s);
 }
 
-TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
+static void next_suspend_one(struct devpm_dev_block *b, void *arg)
 {
-	struct devpm_qos_bench *m = &self->m;
+	struct devpm_qos_bench *m = arg;
 	const struct devpm_event *ev;
 	struct devpm_wait_result res;
 	struct devpm_call c[16];
-	struct devpm_sub s;
 	size_t n, k, i;
 	int r, resumes = 0;
 	uint64_t t0;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
-	devpm_sub_begin(&s, "resume_latency_applies_on_next_suspend");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a")) {
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-		DEVPM_SUB_END(&s);
-		return;
-	}
+	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a"))
+		devpm_dev_abort(b, "%s", devpm_error());
 	/* A QoS write calls no pm_runtime_*: nothing may resume it. */
 	r = devpm_wait_status(&m->d, m->t, "active", 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS,
 			      &res);
@@ -218,65 +202,64 @@ TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
 		resumes += c[i].type == DEVPM_EV_RPM_RESUME;
 	devpm_note("%s: n/a written while suspended: %s %d ms later, %d rpm_resume calls traced",
 		   m->d.name, res.status, 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS, resumes);
-	if (r != -ETIMEDOUT || resumes) {
-		devpm_sub_fail(&s, m->d.name,
-			       "writing n/a while suspended resumed it (status %s, %d rpm_resume calls)",
-			       res.status, resumes);
-		DEVPM_SUB_END(&s);
-		return;
-	}
+	if (r != -ETIMEDOUT || resumes)
+		devpm_dev_abort(b,
+				"writing n/a while suspended resumed it (status %s, %d rpm_resume calls)",
+				res.status, resumes);
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_qos_bench_kick(m))
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-	else if (!expect_held(&s, m, t0, "after the next resume"))
-		devpm_sub_pass(&s, m->d.name, "%s", "");
+		devpm_dev_abort(b, "%s", devpm_error());
+	expect_held(b, m, t0, "after the next resume");
+}
+
+TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
+{
+	struct devpm_sub s;
+
+	if (devpm_qos_bench_ready(&self->m))
+		SKIP(return, "%s", self->m.why);
+	devpm_sub_begin(&s, "resume_latency_applies_on_next_suspend");
+	devpm_dev_run(&s, self->m.d.name, next_suspend_one, &self->m);
 	DEVPM_SUB_END(&s);
 }
 
-TEST_F(qos_dev, kernel_request_blocks_suspend)
+static void kernel_request_one(struct devpm_dev_block *b, void *arg)
 {
-	struct devpm_qos_bench *m = &self->m;
-	struct devpm_sub s;
+	struct devpm_qos_bench *m = arg;
 	char v[32] = "", q[32] = "";
 	uint64_t t0;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
-	devpm_sub_begin(&s, "kernel_request_blocks_suspend");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_mock_qos_add(DEVPM_QOS_BENCH_ID, 0, 0) < 0 ||
 	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v)) ||
-	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0) {
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-		DEVPM_SUB_END(&s);
-		return;
-	}
+	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
 	devpm_note("%s: kernel request 0: sysfs pm_qos_resume_latency_us '%s', dev_pm_qos_read_value %s",
 		   m->d.name, v, q);
-	if (strcmp(v, "0")) {
-		devpm_sub_fail(&s, m->d.name,
-			       "sysfs shows '%s' with only a kernel request: expected 0 (no user constraint)",
-			       v);
-		DEVPM_SUB_END(&s);
-		return;
-	}
-	if (devpm_qos_bench_kick(m) < 0) {
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-		DEVPM_SUB_END(&s);
-		return;
-	}
-	if (expect_held(&s, m, t0, "kernel request 0")) {
-		DEVPM_SUB_END(&s);
-		return;
-	}
+	if (strcmp(v, "0"))
+		devpm_dev_abort(b,
+				"sysfs shows '%s' with only a kernel request: expected 0 (no user constraint)",
+				v);
+	if (devpm_qos_bench_kick(m) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
+	expect_held(b, m, t0, "kernel request 0");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_mock_qos_remove(DEVPM_QOS_BENCH_ID, 0) < 0 || devpm_qos_bench_kick(m) < 0)
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-	else if (!expect_suspends(&s, m, t0, "kernel request removed"))
-		devpm_sub_pass(&s, m->d.name, "%s", "");
+		devpm_dev_abort(b, "%s", devpm_error());
+	expect_suspends(b, m, t0, "kernel request removed");
+}
+
+TEST_F(qos_dev, kernel_request_blocks_suspend)
+{
+	struct devpm_sub s;
+
+	if (devpm_qos_bench_ready(&self->m))
+		SKIP(return, "%s", self->m.why);
+	devpm_sub_begin(&s, "kernel_request_blocks_suspend");
+	devpm_dev_run(&s, self->m.d.name, kernel_request_one, &self->m);
 	DEVPM_SUB_END(&s);
 }
 
@@ -322,63 +305,90 @@ static const char *agg_name(const struct agg_step *st, char *buf, size_t len)
 	return buf;
 }
 
-TEST_F(qos_dev, qos_aggregates_minimum)
+/* One step on m's device; the block ends failed when it is wrong. */
+static void agg_step_judge(struct devpm_dev_block *b, struct devpm_qos_bench *m,
+			   const struct agg_step *st)
 {
-	struct devpm_qos_bench *m = &self->m;
 	struct devpm_qos_update u[16];
 	const struct devpm_event *ev;
-	struct devpm_sub s;
 	char msg[256], name[48], q[32];
-	size_t i, n, k;
-	int r = 1;
+	uint64_t t0 = devpm_now_us(), end = t0 + 1000000;
+	size_t n, k;
+	int r;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
+	agg_name(st, name, sizeof(name));
+	if (agg_do(st, &m->d) < 0)
+		devpm_dev_abort(b, "%s: %s", name, devpm_error());
+	/* The events are in the buffer when the write returns. */
+	do {
+		devpm_trace_poll(m->t, 10);
+		ev = devpm_trace_events(m->t, &n);
+		k = devpm_qos_updates(ev, n, m->d.name,
+				      "DEV_PM_QOS_RESUME_LATENCY", t0, u, 16);
+	} while ((!k || !u[k - 1].changed) && devpm_now_us() < end);
+	r = devpm_qos_check_aggregate(u, k < 16 ? k : 16, st->expect, msg,
+				      sizeof(msg));
+	if (devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0)
+		snprintf(q, sizeof(q), "?");
+	devpm_note("%s: %s: %s; dev_pm_qos_read_value %s", m->d.name, name,
+		   msg, q);
+	if (r > 0 && atoi(q) != st->expect)
+		devpm_dev_abort(b,
+				"%s: traced aggregate %d but dev_pm_qos_read_value() says %s",
+				name, st->expect, q);
+	if (r <= 0 && strstr(msg, name))
+		devpm_dev_abort(b, "%s", msg);
+	if (r <= 0)
+		devpm_dev_abort(b, "%s: %s", name, msg);
+}
+
+static void aggregates_one(struct devpm_dev_block *b, void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(agg_steps) / sizeof(agg_steps[0]); i++)
+		agg_step_judge(b, arg, &agg_steps[i]);
+}
+
+TEST_F(qos_dev, qos_aggregates_minimum)
+{
+	struct devpm_sub s;
+
+	if (devpm_qos_bench_ready(&self->m))
+		SKIP(return, "%s", self->m.why);
 	devpm_sub_begin(&s, "qos_aggregates_minimum");
-	for (i = 0; r > 0 && i < sizeof(agg_steps) / sizeof(agg_steps[0]);
-	     i++) {
-		const struct agg_step *st = &agg_steps[i];
-		uint64_t t0 = devpm_now_us(), end = t0 + 1000000;
-
-		agg_name(st, name, sizeof(name));
-		if (agg_do(st, &m->d) < 0) {
-			snprintf(msg, sizeof(msg), "%s: %s", name,
-				 devpm_error());
-			r = -1;
-			break;
-		}
-		/* The events are in the buffer when the write returns. */
-		do {
-			devpm_trace_poll(m->t, 10);
-			ev = devpm_trace_events(m->t, &n);
-			k = devpm_qos_updates(ev, n, m->d.name,
-					      "DEV_PM_QOS_RESUME_LATENCY", t0,
-					      u, 16);
-		} while ((!k || !u[k - 1].changed) && devpm_now_us() < end);
-		r = devpm_qos_check_aggregate(u, k < 16 ? k : 16, st->expect,
-					      msg, sizeof(msg));
-		if (devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0)
-			snprintf(q, sizeof(q), "?");
-		devpm_note("%s: %s: %s; dev_pm_qos_read_value %s", m->d.name,
-			   name, msg, q);
-		if (r > 0 && atoi(q) != st->expect) {
-			snprintf(msg, sizeof(msg),
-				 "%s: traced aggregate %d but dev_pm_qos_read_value() says %s",
-				 name, st->expect, q);
-			r = 0;
-		}
-		if (r <= 0 && !strstr(msg, name)) {
-			char tmp[256];
-
-			snprintf(tmp, sizeof(tmp), "%s: %s", name, msg);
-			snprintf(msg, sizeof(msg), "%s", tmp);
-		}
-	}
-	if (r > 0)
-		devpm_sub_pass(&s, m->d.name, "%s", "");
-	else
-		devpm_sub_fail(&s, m->d.name, "%s", msg);
+	devpm_dev_run(&s, self->m.d.name, aggregates_one, &self->m);
 	DEVPM_SUB_END(&s);
+}
+
+struct port_ctx {
+	struct devpm_dev d;
+	struct devpm_trace *t;
+};
+
+/* usb_port_runtime_suspend() returns -EAGAIN while the flag is set. */
+static void port_one(struct devpm_dev_block *b, void *arg)
+{
+	struct port_ctx *c = arg;
+	struct devpm_wait_result res;
+	const struct devpm_event *ev;
+	size_t n;
+	uint64_t at, t0;
+	int r;
+
+	devpm_trace_add_dev(c->t, c->d.name);
+	t0 = devpm_now_us();
+	if (devpm_dev_knob_write(&c->d, "pm_qos_no_power_off", "1") ||
+	    devpm_dev_knob_write(&c->d, "control", "auto"))
+		devpm_dev_abort(b, "%s", devpm_error());
+	r = devpm_wait_status(&c->d, c->t, "suspended", 500, &res);
+	ev = devpm_qos_bench_events(c->t, &n);
+	at = devpm_rpm_suspended_at(ev, n, c->d.name, t0, UINT64_MAX, NULL);
+	devpm_note("%s: pm_qos_no_power_off=1, control=auto: %s after 500 ms",
+		   c->d.name, res.status);
+	if (!r || at)
+		devpm_dev_abort(b,
+				"port powered off (runtime-suspended) with pm_qos_no_power_off=1");
 }
 
 /* USB hub ports: the exposed flag keeps a switchable port powered. */
@@ -387,45 +397,22 @@ static void hub_ports(struct devpm_sub *s, struct devpm_trace *t)
 	/* Every port has runtime-PM callbacks (usb_port_runtime_*). */
 	static const char *const files[] = { "control", NULL };
 	struct devpm_qos_path *paths;
-	struct devpm_wait_result res;
 	int i, np, nports = 0, ports = 0;
 
 	np = devpm_qos_devices(files, &paths);
 	for (i = 0; i < np; i++) {
-		struct devpm_dev d;
-		const struct devpm_event *ev;
+		struct port_ctx c = { .t = t };
 		char k[DEVPM_PATH_MAX + 32];
-		size_t n;
-		uint64_t at, t0;
-		int r;
 
 		if (!strstr(strrchr(paths[i].path, '/'), "-port"))
 			continue;
 		nports++;
 		snprintf(k, sizeof(k), "%s/power/pm_qos_no_power_off",
 			 paths[i].path);
-		if (!devpm_exists(k) || devpm_dev_open(&d, paths[i].path) < 0)
+		if (!devpm_exists(k) || devpm_dev_open(&c.d, paths[i].path) < 0)
 			continue;
 		ports++;
-		devpm_trace_add_dev(t, d.name);
-		t0 = devpm_now_us();
-		if (devpm_dev_knob_write(&d, "pm_qos_no_power_off", "1") ||
-		    devpm_dev_knob_write(&d, "control", "auto")) {
-			devpm_sub_fail(s, d.name, "%s", devpm_error());
-			continue;
-		}
-		/* usb_port_runtime_suspend() returns -EAGAIN while set. */
-		r = devpm_wait_status(&d, t, "suspended", 500, &res);
-		ev = devpm_qos_bench_events(t, &n);
-		at = devpm_rpm_suspended_at(ev, n, d.name, t0, UINT64_MAX,
-					    NULL);
-		devpm_note("%s: pm_qos_no_power_off=1, control=auto: %s after 500 ms",
-			   d.name, res.status);
-		if (!r || at)
-			devpm_sub_fail(s, d.name,
-				       "port powered off (runtime-suspended) with pm_qos_no_power_off=1");
-		else
-			devpm_sub_pass(s, d.name, "%s", "");
+		devpm_dev_run(s, c.d.name, port_one, &c);
 	}
 	if (np > 0)
 		free(paths);
@@ -435,53 +422,53 @@ static void hub_ports(struct devpm_sub *s, struct devpm_trace *t)
 			       nports);
 }
 
-TEST_F(qos_dev, no_power_off_flag)
+static void no_power_off_one(struct devpm_dev_block *b, void *arg)
 {
-	struct devpm_qos_bench *m = &self->m;
+	struct devpm_qos_bench *m = arg;
 	struct devpm_qos_update u[8];
 	const struct devpm_event *ev;
-	struct devpm_sub s;
 	char f1[16] = "", f0[16] = "";
 	size_t n, k;
 	uint64_t t0, us = 0;
 	int resumed;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
-	devpm_sub_begin(&s, "no_power_off_flag");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_dev_knob_write(&m->d, "pm_qos_no_power_off", "1") ||
 	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f1, sizeof(f1)) < 0 ||
 	    devpm_dev_knob_write(&m->d, "pm_qos_no_power_off", "0") ||
-	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f0, sizeof(f0)) < 0) {
-		devpm_sub_fail(&s, m->d.name, "%s", devpm_error());
-	} else {
-		devpm_trace_poll(m->t, 10);
-		ev = devpm_qos_bench_events(m->t, &n);
-		/* dev_pm_qos_update_flags(): pm_runtime_get_sync() first. */
-		resumed = devpm_rpm_resumes(ev, n, m->d.name, t0, UINT64_MAX,
-					    NULL, 0);
-		devpm_qos_resume_us(ev, n, m->d.name, t0, UINT64_MAX, &us);
-		k = devpm_qos_updates(ev, n, m->d.name, "DEV_PM_QOS_FLAGS",
-				      t0, u, 8);
-		devpm_note("%s: pm_qos_no_power_off 1 then 0: %d resumes traced (%llu us), %zu flag requests traced, dev_pm_qos_flags(NO_POWER_OFF) '%s' then '%s'",
-			   m->d.name, resumed, (unsigned long long)us, k, f1,
-			   f0);
-		if (resumed < 1)
-			devpm_sub_fail(&s, m->d.name,
-				       "writing pm_qos_no_power_off=1 to a suspended device traced no completed rpm_resume");
-		else if (k < 2 || u[0].value != 1 || u[1].value != 0)
-			devpm_sub_fail(&s, m->d.name,
-				       "flag requests traced: %zu (first %d), expected 1 then 0",
-				       k, k ? u[0].value : -1);
-		else if (strcmp(f1, "all") || strcmp(f0, "none"))
-			devpm_sub_fail(&s, m->d.name,
-				       "dev_pm_qos_flags() gave '%s' with the flag set and '%s' cleared (expected all, none)",
-				       f1, f0);
-		else
-			devpm_sub_pass(&s, m->d.name, "%s", "");
-	}
+	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f0, sizeof(f0)) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
+	devpm_trace_poll(m->t, 10);
+	ev = devpm_qos_bench_events(m->t, &n);
+	/* dev_pm_qos_update_flags(): pm_runtime_get_sync() first. */
+	resumed = devpm_rpm_resumes(ev, n, m->d.name, t0, UINT64_MAX, NULL, 0);
+	devpm_qos_resume_us(ev, n, m->d.name, t0, UINT64_MAX, &us);
+	k = devpm_qos_updates(ev, n, m->d.name, "DEV_PM_QOS_FLAGS", t0, u, 8);
+	devpm_note("%s: pm_qos_no_power_off 1 then 0: %d resumes traced (%llu us), %zu flag requests traced, dev_pm_qos_flags(NO_POWER_OFF) '%s' then '%s'",
+		   m->d.name, resumed, (unsigned long long)us, k, f1, f0);
+	if (resumed < 1)
+		devpm_dev_abort(b,
+				"writing pm_qos_no_power_off=1 to a suspended device traced no completed rpm_resume");
+	if (k < 2 || u[0].value != 1 || u[1].value != 0)
+		devpm_dev_abort(b,
+				"flag requests traced: %zu (first %d), expected 1 then 0",
+				k, k ? u[0].value : -1);
+	if (strcmp(f1, "all") || strcmp(f0, "none"))
+		devpm_dev_abort(b,
+				"dev_pm_qos_flags() gave '%s' with the flag set and '%s' cleared (expected all, none)",
+				f1, f0);
+}
+
+TEST_F(qos_dev, no_power_off_flag)
+{
+	struct devpm_qos_bench *m = &self->m;
+	struct devpm_sub s;
+
+	if (devpm_qos_bench_ready(m))
+		SKIP(return, "%s", m->why);
+	devpm_sub_begin(&s, "no_power_off_flag");
+	devpm_dev_run(&s, m->d.name, no_power_off_one, m);
 	hub_ports(&s, m->t);
 	DEVPM_SUB_END(&s);
 }
@@ -501,12 +488,20 @@ static const char *qos_undev(const char *msg, const char *dev)
 
 static const long limits_us[] = { 10000, 50000 };
 
-/* One limit: suspend under it, resume, judge; 1 ok, 0 fail, -1 error. */
-static int limit_once(struct devpm_qos_bench *m, long limit, char *msg, size_t len)
+/* msg, without the device's name, ends b failed. */
+static void limit_abort(struct devpm_dev_block *b,
+			const struct devpm_qos_bench *m, const char *msg)
+{
+	devpm_dev_abort(b, "%s", qos_undev(msg, m->d.name));
+}
+
+/* One limit: suspend under it, resume, judge; else b ends failed. */
+static void limit_once(struct devpm_dev_block *b, struct devpm_qos_bench *m,
+		       long limit)
 {
 	struct devpm_wait_result res;
 	const struct devpm_event *ev;
-	char v[16], key[48], state[16] = "";
+	char msg[384], v[16], key[48], state[16] = "";
 	uint64_t t0, us = 0;
 	size_t n;
 	int r;
@@ -515,82 +510,72 @@ static int limit_once(struct devpm_qos_bench *m, long limit, char *msg, size_t l
 	/* Active, the limit, then idle: it suspends under the limit. */
 	if (devpm_dev_knob_write(&m->d, "control", "on") ||
 	    devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", v) ||
-	    devpm_dev_knob_write(&m->d, "control", "auto")) {
-		snprintf(msg, len, "%s", devpm_error());
-		return -1;
-	}
+	    devpm_dev_knob_write(&m->d, "control", "auto"))
+		limit_abort(b, m, devpm_error());
 	if (devpm_wait_status_why(&m->d, m->t, "suspended",
 				  DEVPM_QOS_BENCH_SUSPEND_MS, &res)) {
-		snprintf(msg, len, "limit %ld us: not suspended: %s", limit,
-			 res.why);
-		return 0;
+		snprintf(msg, sizeof(msg), "limit %ld us: not suspended: %s",
+			 limit, res.why);
+		limit_abort(b, m, msg);
 	}
 	devpm_mock_get(DEVPM_QOS_BENCH_ID, "last_state", state, sizeof(state));
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
-	if (devpm_dev_knob_write(&m->d, "control", "on")) {
-		snprintf(msg, len, "%s", devpm_error());
-		return -1;
-	}
+	if (devpm_dev_knob_write(&m->d, "control", "on"))
+		limit_abort(b, m, devpm_error());
 	devpm_trace_poll(m->t, 10);
 	ev = devpm_qos_bench_events(m->t, &n);
 	r = devpm_qos_resume_us(ev, n, m->d.name, t0, UINT64_MAX, &us);
 	r = devpm_qos_limit_verdict(m->d.name, limit, us, !r, state, msg,
-				    len);
+				    sizeof(msg));
 	devpm_note("%s", msg);
 	snprintf(key, sizeof(key), "resume_us_at_%ld", limit);
 	if (r >= 0)
 		devpm_metric(m->d.name, key, (double)us);
+	if (r <= 0)
+		limit_abort(b, m, msg);
 	/* The state's declared cost must fit too. */
-	if (r > 0 && ((!strcmp(state, "deep") && DEEP_US > limit) ||
-		      (!strcmp(state, "shallow") && SHALLOW_US > limit))) {
-		snprintf(msg, len, "%s: entered %s (resume cost %d us) under a %ld us limit",
+	if ((!strcmp(state, "deep") && DEEP_US > limit) ||
+	    (!strcmp(state, "shallow") && SHALLOW_US > limit)) {
+		snprintf(msg, sizeof(msg),
+			 "%s: entered %s (resume cost %d us) under a %ld us limit",
 			 m->d.name, state,
-			 !strcmp(state, "deep") ? DEEP_US : SHALLOW_US,
-			 limit);
-		return 0;
+			 !strcmp(state, "deep") ? DEEP_US : SHALLOW_US, limit);
+		limit_abort(b, m, msg);
 	}
-	return r < 0 ? 0 : r;
 }
 
-TEST_F(qos_dev, resume_latency_limit_honoured)
+static void limit_one(struct devpm_dev_block *b, void *arg)
 {
-	struct devpm_qos_bench *m = &self->m;
+	struct devpm_qos_bench *m = arg;
 	const char *bug = getenv("DEVPM_QOS_BUG");
-	char msg[384], states[32];
-	struct devpm_sub s;
+	char states[32];
 	size_t i;
-	int r = 1;
 
-	if (devpm_qos_bench_ready(m))
-		SKIP(return, "%s", m->why);
-	devpm_sub_begin(&s, "resume_latency_limit_honoured");
 	snprintf(states, sizeof(states), "%d %d", SHALLOW_US, DEEP_US);
-	if (devpm_mock_set(DEVPM_QOS_BENCH_ID, "states", states) < 0) {
-		devpm_sub_fail(&s, m->d.name, "states: %s", devpm_error());
-		DEVPM_SUB_END(&s);
-		return;
-	}
+	if (devpm_mock_set(DEVPM_QOS_BENCH_ID, "states", states) < 0)
+		devpm_dev_abort(b, "states: %s", devpm_error());
 	/* The negative control, by hand: DEVPM_QOS_BUG=qos_ignore. */
 	if (bug && bug[0]) {
 		devpm_note("planted bug '%s' (DEVPM_QOS_BUG): this case must FAIL",
 			   bug);
-		if (devpm_mock_bug(DEVPM_QOS_BENCH_ID, bug) < 0) {
-			devpm_sub_fail(&s, m->d.name, "bug %s: %s", bug,
-				       devpm_error());
-			DEVPM_SUB_END(&s);
-			return;
-		}
+		if (devpm_mock_bug(DEVPM_QOS_BENCH_ID, bug) < 0)
+			devpm_dev_abort(b, "bug %s: %s", bug, devpm_error());
 	}
 	devpm_note("%s: states shallow %d us, deep %d us", m->d.name,
 		   SHALLOW_US, DEEP_US);
-	for (i = 0; r > 0 && i < sizeof(limits_us) / sizeof(limits_us[0]);
-	     i++)
-		r = limit_once(m, limits_us[i], msg, sizeof(msg));
-	if (r > 0)
-		devpm_sub_pass(&s, m->d.name, "%s", "");
-	else
-		devpm_sub_fail(&s, m->d.name, "%s", qos_undev(msg, m->d.name));
+	for (i = 0; i < sizeof(limits_us) / sizeof(limits_us[0]); i++)
+		limit_once(b, m, limits_us[i]);
+}
+
+TEST_F(qos_dev, resume_latency_limit_honoured)
+{
+	struct devpm_sub s;
+
+	if (devpm_qos_bench_ready(&self->m))
+		SKIP(return, "%s", self->m.why);
+	devpm_sub_begin(&s, "resume_latency_limit_honoured");
+	devpm_dev_run(&s, self->m.d.name, limit_one, &self->m);
 	DEVPM_SUB_END(&s);
 }
 
