@@ -260,6 +260,25 @@ static int hold_and_judge(struct devpm_trace *t, int fd, bool binary,
 	return 0;
 }
 
+/* One CPU's verdict on the held limits and the fd's close. */
+struct held_cpu {
+	const char *fail;	/* the first broken verdict, or "" */
+	unsigned long long back;	/* deep entries after the close */
+	long l1;
+};
+
+static void held_cpu_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct held_cpu *c = arg;
+
+	if (c->fail[0])
+		devpm_dev_abort(b, "%s", c->fail);
+	if (!c->back)
+		devpm_dev_abort(b,
+				"no state above %ld us entered within %d ms of closing the fd",
+				c->l1, WINDOW_MS);
+}
+
 TEST_F(qos_cpu, cpu_dma_latency_limits_idle)
 {
 	char fail[DEVPM_CPUIDLE_MAX_CPUS][256], msg[256];
@@ -296,87 +315,111 @@ TEST_F(qos_cpu, cpu_dma_latency_limits_idle)
 	devpm_note("after close: states above %ld us entered %llu times",
 		   l1, back);
 	for (i = 0; i < w.a.ncpus; i++) {
+		struct held_cpu c = { .fail = fail[i], .back = back,
+				      .l1 = l1 };
 		char name[16];
 
 		snprintf(name, sizeof(name), "cpu%d", w.a.cpu[i]);
-		if (fail[i][0])
-			devpm_sub_fail(&s, name, "%s", fail[i]);
-		else if (!back)
-			devpm_sub_fail(&s, name,
-				       "no state above %ld us entered within %d ms of closing the fd",
-				       l1, WINDOW_MS);
-		else
-			devpm_sub_pass(&s, name, "%s", "");
+		devpm_dev_run(&s, name, held_cpu_one, &c);
 	}
 	devpm_metric("-", "deep_entries_after_close", (double)back);
 	DEVPM_SUB_END(&s);
 }
 
-TEST_F(qos_cpu, cpu_resume_latency_limits_idle)
+/* One CPU's resume-latency limit, and the case around it. */
+struct resume_ctx {
+	struct devpm_trace *t;
+	char name[16];		/* the limited CPU */
+	char k[DEVPM_PATH_MAX];	/* its pm_qos_resume_latency_us */
+	char v[16];
+	long limit;
+	int cpu0;
+	bool stop;		/* no limit to judge the other CPUs under */
+	unsigned long long g;	/* another CPU's deep entries */
+};
+
+/* The limit keeps the CPU out of deeper states; its removal lets them back. */
+static void limited_cpu_one(struct devpm_dev_block *b, void *arg)
 {
-	char k[DEVPM_PATH_MAX], v[16], m[256], d[512], name[16];
+	struct resume_ctx *c = arg;
 	struct devpm_qos_update u[8];
 	const struct devpm_event *ev;
 	struct window w;
-	struct devpm_sub s;
-	long limit;
+	char m[256], d[512];
 	uint64_t t0;
 	size_t n, nu;
-	int r, i;
+	int r;
+
+	c->stop = true;
+	t0 = devpm_now_us();
+	if (devpm_knob_write(c->k, c->v) < 0)
+		devpm_dev_abort(b, "%s", devpm_error());
+	if (c->t) {
+		devpm_trace_poll(c->t, 10);
+		ev = devpm_trace_events(c->t, &n);
+		nu = devpm_qos_updates(ev, n, c->name,
+				       "DEV_PM_QOS_RESUME_LATENCY", t0, u, 8);
+		r = devpm_qos_check_aggregate(u, nu < 8 ? nu : 8, c->limit, m,
+					      sizeof(m));
+		devpm_note("%s: %s", c->name, m);
+		if (r <= 0)
+			devpm_dev_abort(b, "%s", m);
+	}
+	c->stop = false;
+	w = (struct window){ .limit = c->limit, .mask = 1 };
+	window_run(&w);
+	r = devpm_cpuidle_limit_verdict(&w.b, &w.a, 1, c->limit, m, sizeof(m),
+					d, sizeof(d));
+	devpm_note("%s pm_qos_resume_latency_us %ld: %s", c->name, c->limit,
+		   d);
+	if (r <= 0)
+		devpm_dev_abort(b, "%s", m);
+	/* Back to no constraint: the deeper states return. */
+	devpm_knob_write(c->k, "0");
+	w = (struct window){ .limit = c->limit, .mask = 1, .above = true };
+	window_run(&w);
+	devpm_note("%s: limit removed: states above %ld us entered %llu times",
+		   c->name, c->limit,
+		   devpm_cpuidle_growth_above(&w.b, &w.a, 1, c->limit));
+	if (!devpm_cpuidle_growth_above(&w.b, &w.a, 1, c->limit))
+		devpm_dev_abort(b,
+				"no state above %ld us entered within %d ms of removing the limit",
+				c->limit, WINDOW_MS);
+}
+
+/* A busy CPU may not idle deeply: only all-none is wrong. */
+static void other_cpu_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct resume_ctx *c = arg;
+
+	if (!c->g)
+		devpm_dev_skip(b,
+			       "entered no state above %ld us in the window (busy?)",
+			       c->limit);
+}
+
+TEST_F(qos_cpu, cpu_resume_latency_limits_idle)
+{
+	struct resume_ctx c = { .t = self->t };
+	struct window w;
+	struct devpm_sub s;
+	char name[16];
+	int i;
 
 	if (!self->ok)
 		SKIP(return, "%s", self->why);
 	devpm_sub_begin(&s, "cpu_resume_latency_limits_idle");
-	limit = limit_below(&self->base, 1);
-	snprintf(name, sizeof(name), "cpu%d", self->base.cpu[0]);
-	snprintf(k, sizeof(k),
+	c.limit = limit_below(&self->base, 1);
+	c.cpu0 = self->base.cpu[0];
+	snprintf(c.name, sizeof(c.name), "cpu%d", c.cpu0);
+	snprintf(c.k, sizeof(c.k),
 		 "/sys/devices/system/cpu/%s/power/pm_qos_resume_latency_us",
-		 name);
-	snprintf(v, sizeof(v), "%ld", limit);
-	t0 = devpm_now_us();
-	if (devpm_knob_write(k, v) < 0) {
-		devpm_sub_fail(&s, name, "%s", devpm_error());
+		 c.name);
+	snprintf(c.v, sizeof(c.v), "%ld", c.limit);
+	devpm_dev_run(&s, c.name, limited_cpu_one, &c);
+	if (c.stop) {
 		DEVPM_SUB_END(&s);
 		return;
-	}
-	if (self->t) {
-		devpm_trace_poll(self->t, 10);
-		ev = devpm_trace_events(self->t, &n);
-		nu = devpm_qos_updates(ev, n, name,
-				       "DEV_PM_QOS_RESUME_LATENCY", t0, u, 8);
-		r = devpm_qos_check_aggregate(u, nu < 8 ? nu : 8, limit, m,
-					      sizeof(m));
-		devpm_note("%s: %s", name, m);
-		if (r <= 0) {
-			devpm_sub_fail(&s, name, "%s", m);
-			DEVPM_SUB_END(&s);
-			return;
-		}
-	}
-	w = (struct window){ .limit = limit, .mask = 1 };
-	window_run(&w);
-	r = devpm_cpuidle_limit_verdict(&w.b, &w.a, 1, limit, m, sizeof(m), d,
-					sizeof(d));
-	devpm_note("%s pm_qos_resume_latency_us %ld: %s", name, limit, d);
-	if (r == 0) {
-		devpm_sub_fail(&s, name, "%s", m);
-	} else if (r < 0) {
-		devpm_sub_fail(&s, name, "%s", m);
-	} else {
-		/* Back to no constraint: the deeper states return. */
-		devpm_knob_write(k, "0");
-		w = (struct window){ .limit = limit, .mask = 1,
-				     .above = true };
-		window_run(&w);
-		devpm_note("%s: limit removed: states above %ld us entered %llu times",
-			   name, limit,
-			   devpm_cpuidle_growth_above(&w.b, &w.a, 1, limit));
-		if (!devpm_cpuidle_growth_above(&w.b, &w.a, 1, limit))
-			devpm_sub_fail(&s, name,
-				       "no state above %ld us entered within %d ms of removing the limit",
-				       limit, WINDOW_MS);
-		else
-			devpm_sub_pass(&s, name, "%s", "");
 	}
 	/* The other CPUs keep their deeper states under cpu0's limit. */
 	if (self->base.ncpus < 2) {
@@ -385,28 +428,20 @@ TEST_F(qos_cpu, cpu_resume_latency_limits_idle)
 		DEVPM_SUB_END(&s);
 		return;
 	}
-	if (devpm_knob_write(k, v) < 0) {
-		devpm_sub_fail(&s, name, "%s", devpm_error());
+	if (devpm_knob_write(c.k, c.v) < 0) {
+		devpm_sub_fail(&s, c.name, "%s", devpm_error());
 		DEVPM_SUB_END(&s);
 		return;
 	}
-	w = (struct window){ .limit = limit, .mask = ~1ULL, .above = true };
+	w = (struct window){ .limit = c.limit, .mask = ~1ULL, .above = true };
 	window_run(&w);
 	for (i = 1; i < w.a.ncpus; i++) {
-		unsigned long long g = devpm_cpuidle_growth_above(&w.b, &w.a,
-								  1ULL << i,
-								  limit);
-
+		c.g = devpm_cpuidle_growth_above(&w.b, &w.a, 1ULL << i,
+						 c.limit);
 		snprintf(name, sizeof(name), "cpu%d", w.a.cpu[i]);
 		devpm_note("%s under cpu%d's limit: states above %ld us +%llu",
-			   name, self->base.cpu[0], limit, g);
-		/* A busy CPU may not idle deeply: only all-none is wrong. */
-		if (g)
-			devpm_sub_pass(&s, name, "%s", "");
-		else
-			devpm_sub_skip(&s, name,
-				       "entered no state above %ld us in the window (busy?)",
-				       limit);
+			   name, c.cpu0, c.limit, c.g);
+		devpm_dev_run(&s, name, other_cpu_one, &c);
 	}
 	DEVPM_SUB_END(&s);
 }
