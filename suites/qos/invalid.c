@@ -100,12 +100,26 @@ FIXTURE_TEARDOWN(qos_invalid)
 	devpm_case_teardown(self->mark);
 }
 
-/* Every QoS file of d: one line for the device; 0 none, 1 some. */
-static int check_device(struct devpm_sub *s, const struct devpm_dev *d)
+/* Whether d has any of the QoS files (a device with none has no line). */
+static bool has_qos_file(const struct devpm_dev *d)
 {
+	char k[DEVPM_PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(qos_files) / sizeof(qos_files[0]); i++)
+		if (!devpm_dev_attr(d, qos_files[i].attr, k, sizeof(k)) &&
+		    devpm_exists(k))
+			return true;
+	return false;
+}
+
+/* Every QoS file of the device: its one line. */
+static void device_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct devpm_dev *d = arg;
 	char msg[512], log[512], k[DEVPM_PATH_MAX], files[160] = "";
 	size_t i;
-	int r, have = 0;
+	int r;
 
 	for (i = 0; i < sizeof(qos_files) / sizeof(qos_files[0]); i++) {
 		const struct qos_file *f = &qos_files[i];
@@ -113,24 +127,16 @@ static int check_device(struct devpm_sub *s, const struct devpm_dev *d)
 		if (devpm_dev_attr(d, f->attr, k, sizeof(k)) ||
 		    !devpm_exists(k))
 			continue;
-		have = 1;
 		r = devpm_qos_check_values(k, f->bad, f->n, msg, sizeof(msg),
 					   log, sizeof(log));
 		devpm_note("%s %s: %s", d->name, f->attr, log);
-		if (r <= 0) {
-			devpm_sub_fail(s, d->name, "%s",
-				       r < 0 ? devpm_error() : msg);
-			return 1;
-		}
+		if (r <= 0)
+			devpm_dev_abort(b, "%s", r < 0 ? devpm_error() : msg);
 		snprintf(files + strlen(files), sizeof(files) - strlen(files),
 			 "%s%s", files[0] ? " " : "", f->attr);
 	}
-	if (have) {
-		devpm_note("%s: %s hold their value on every rejected write",
-			   d->name, files);
-		devpm_sub_pass(s, d->name, "%s", "");
-	}
-	return have;
+	devpm_note("%s: %s hold their value on every rejected write",
+		   d->name, files);
 }
 
 /* One /dev/cpu_dma_latency write and what the kernel must do with it. */
@@ -185,73 +191,77 @@ static size_t cpu_requests(struct devpm_trace *t, uint64_t from_us,
 	return k;
 }
 
-static void check_cpu_latency(struct devpm_sub *s, struct devpm_trace *t)
+struct cpu_ctx {
+	struct devpm_trace *t;	/* NULL: values checked by read only */
+	int fd;			/* the held request, -1 once let go */
+};
+
+/* Closing the fd removes the request (cpu_latency_qos_release()). */
+static void cpu_release(void *arg)
+{
+	struct cpu_ctx *c = arg;
+
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+/* Every write of cpu_writes[] through /dev/cpu_dma_latency: its line. */
+static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 {
 	const char *name = "cpu_dma_latency";
+	struct cpu_ctx *c = arg;
 	int32_t before, after;
 	int vals[64], want[64];
 	size_t i, nwant = 0, k;
 	uint64_t t0;
 	char log[512] = "";
-	int fd, r;
 
-	fd = devpm_cpu_latency_open();
-	if (fd < 0) {
-		devpm_sub_skip(s, name, "%s", devpm_error());
-		return;
-	}
+	c->fd = devpm_cpu_latency_open();
+	if (c->fd < 0)
+		devpm_dev_skip(b, "%s", devpm_error());
+	devpm_dev_defer(b, cpu_release, c);
 	t0 = devpm_now_us();
-	r = devpm_cpu_latency_write_str(fd, "64\n");
+	if (devpm_cpu_latency_write_str(c->fd, "64\n"))
+		devpm_dev_abort(b, "%s", devpm_error());
 	want[nwant++] = CPU_BASE_US;
-	for (i = 0; !r && i < sizeof(cpu_writes) / sizeof(cpu_writes[0]);
-	     i++) {
+	for (i = 0; i < sizeof(cpu_writes) / sizeof(cpu_writes[0]); i++) {
 		const struct cpu_write *w = &cpu_writes[i];
 		int got;
 
-		if (devpm_cpu_latency_read(fd, &before) < 0)
-			break;
-		got = cpu_write(fd, w);
+		if (devpm_cpu_latency_read(c->fd, &before) < 0)
+			devpm_dev_abort(b, "%s", devpm_error());
+		got = cpu_write(c->fd, w);
 		if (got > 0)
 			got = 0;
 		snprintf(log + strlen(log), sizeof(log) - strlen(log),
 			 "%s'%.*s':%s", log[0] ? " " : "",
 			 w->text ? (int)strcspn(w->text, "\n") : 4,
 			 w->text ? w->text : "s32", got ? "rejected" : "ok");
-		if (got != w->err) {
-			close(fd);
-			devpm_sub_fail(s, name,
-				       "writing %s%.*s gave %d (%s), expected %d",
-				       w->text ? "'" : "binary ",
-				       w->text ? (int)strcspn(w->text, "\n") : 0,
-				       w->text ? w->text : "", got,
-				       got ? devpm_error() : "accepted",
-				       w->err);
-			return;
-		}
+		if (got != w->err)
+			devpm_dev_abort(b,
+					"writing %s%.*s gave %d (%s), expected %d",
+					w->text ? "'" : "binary ",
+					w->text ? (int)strcspn(w->text, "\n") : 0,
+					w->text ? w->text : "", got,
+					got ? devpm_error() : "accepted",
+					w->err);
+		if (devpm_cpu_latency_read(c->fd, &after) < 0)
+			devpm_dev_abort(b, "%s", devpm_error());
 		if (got) {
-			if (devpm_cpu_latency_read(fd, &after) < 0)
-				break;
-			if (after != before) {
-				close(fd);
-				devpm_sub_fail(s, name,
-					       "rejected '%.*s' moved the aggregate from %d to %d",
-					       (int)strcspn(w->text, "\n"),
-					       w->text, before, after);
-				return;
-			}
+			if (after != before)
+				devpm_dev_abort(b,
+						"rejected '%.*s' moved the aggregate from %d to %d",
+						(int)strcspn(w->text, "\n"),
+						w->text, before, after);
 			continue;
 		}
-		if (devpm_cpu_latency_read(fd, &after) < 0)
-			break;
 		devpm_note("%s: accepted %d, aggregate now %d", name,
 			   w->value, after);
-		if (w->may_drop && after != before && after != w->value) {
-			close(fd);
-			devpm_sub_fail(s, name,
-				       "accepted %d moved the aggregate from %d to %d: neither applied nor dropped",
-				       w->value, before, after);
-			return;
-		}
+		if (w->may_drop && after != before && after != w->value)
+			devpm_dev_abort(b,
+					"accepted %d moved the aggregate from %d to %d: neither applied nor dropped",
+					w->value, before, after);
 		if (w->may_drop && after == before) {
 			devpm_note("%s: %d dropped by the kernel (cpu_latency_qos_value_invalid()): no request traced",
 				   name, w->value);
@@ -261,44 +271,35 @@ static void check_cpu_latency(struct devpm_sub *s, struct devpm_trace *t)
 					   name, w->value);
 			want[nwant++] = w->value;
 		}
-		r = devpm_cpu_latency_write_str(fd, "64\n");
+		if (devpm_cpu_latency_write_str(c->fd, "64\n"))
+			devpm_dev_abort(b, "%s", devpm_error());
 		want[nwant++] = CPU_BASE_US;
 	}
-	close(fd);	/* releases the request */
-	if (r || i < sizeof(cpu_writes) / sizeof(cpu_writes[0])) {
-		devpm_sub_fail(s, name, "%s", devpm_error());
-		return;
-	}
+	cpu_release(c);	/* releases the request */
 	devpm_note("%s: %s", name, log);
-	if (!t) {
-		devpm_sub_pass(s, name, "%s", "");
+	if (!c->t) {
 		devpm_note("%s: no trace: values checked by read only", name);
 		return;
 	}
 	/* The kernel's record: one request event per accepted write. */
-	k = cpu_requests(t, t0, nwant + 1, vals, 64);
+	k = cpu_requests(c->t, t0, nwant + 1, vals, 64);
 	/* The close adds a remove (value -1) after ours. */
-	if (k != nwant + 1) {
-		devpm_sub_fail(s, name,
-			       "traced %zu pm_qos_*_request events, expected %zu (one per accepted write and the close)",
-			       k, nwant + 1);
-		return;
-	}
-	for (i = 0; i < nwant; i++) {
-		if (vals[i] != want[i]) {
-			devpm_sub_fail(s, name,
-				       "request %zu traced as value=%d, expected %d",
-				       i + 1, vals[i], want[i]);
-			return;
-		}
-	}
-	devpm_sub_pass(s, name, "%s", "");
+	if (k != nwant + 1)
+		devpm_dev_abort(b,
+				"traced %zu pm_qos_*_request events, expected %zu (one per accepted write and the close)",
+				k, nwant + 1);
+	for (i = 0; i < nwant; i++)
+		if (vals[i] != want[i])
+			devpm_dev_abort(b,
+					"request %zu traced as value=%d, expected %d",
+					i + 1, vals[i], want[i]);
 }
 
 TEST_F(qos_invalid, invalid_values_rejected)
 {
 	static const char *const devs[] = { "-", NULL };
 	struct devpm_qos_path *paths;
+	struct cpu_ctx cpu = { .fd = -1 };
 	struct devpm_sub s;
 	int any = 0, r;
 	size_t i;
@@ -329,12 +330,16 @@ TEST_F(qos_invalid, invalid_values_rejected)
 			devpm_sub_fail(&s, paths[i].path, "%s", devpm_error());
 			continue;
 		}
-		any += check_device(&s, &d);
+		if (has_qos_file(&d)) {
+			any++;
+			devpm_dev_run(&s, d.name, device_one, &d);
+		}
 	}
 	free(paths);
 	if (!any)
 		devpm_note("no device exposes a PM QoS file");
-	check_cpu_latency(&s, self->trace);
+	cpu.t = self->trace;
+	devpm_dev_run(&s, "cpu_dma_latency", cpu_latency_one, &cpu);
 	DEVPM_SUB_END(&s);
 }
 
