@@ -228,48 +228,65 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The sweep so far, and the point a block is for. */
+struct sweep {
+	struct devpm_mc *m;
+	enum mode md;
+	struct devpm_mc_shot s;
+	char name[48];
+	unsigned long (*out)[DEVPM_WAKE_NR];
+	uint64_t *lat;
+	size_t nlat;
+};
+
+/* One point of the sweep: its line. */
+static void point_one(struct devpm_dev_block *b, void *arg)
+{
+	struct sweep *w = arg;
+	struct devpm_mc_res r;
+	char why[200];
+	const char *name = w->name;
+	int e;
+
+	devpm_note("point %s", name);
+	e = sweep_point(w->m, w->md, name, &w->s, &r);
+	if (e) {
+		devpm_note("%s: %s", name, devpm_error());
+		devpm_dev_abort(b, "cycle not run");
+	}
+	w->out[w->md][r.o]++;
+	devpm_metric(name, "outcome", r.o);
+	if (r.lat_us >= 0) {
+		devpm_metric(name, "event_to_user_us", r.lat_us);
+		w->lat[w->nlat++] = r.lat_us;
+	}
+	if (!verdict(w->md, &w->s, &r, why, sizeof(why))) {
+		devpm_note("%s: FAIL: %s", name, why);
+		devpm_dev_abort(b, "%s",
+				r.lost ? "event lost" :
+				"must abort or wake at once");
+	}
+	if (why[0])
+		devpm_note("%s: %s", name, why);
+}
+
 TEST_F_TIMEOUT(ev, event_during_freeze_sweep, 300)
 {
 	unsigned long out[NMODES][DEVPM_WAKE_NR] = { { 0 } };
 	uint64_t lat[NMODES * NPOINTS];
-	size_t nlat = 0, i;
+	struct sweep w = { .m = &self->m, .out = out, .lat = lat };
 	struct devpm_sub sub;
+	size_t i;
 	int md;
 
 	devpm_sub_begin(&sub, "event_during_freeze_sweep");
 	for (md = 0; md < NMODES; md++) {
 		for (i = 0; i < NPOINTS; i++) {
-			struct devpm_mc_shot s;
-			struct devpm_mc_res r;
-			char name[48], why[200];
-			int e;
-
-			shot_for(&self->env, md, i, &s);
-			snprintf(name, sizeof(name), "%s/%s+%ld", mode_name[md],
-				 s.point, s.off_us);
-			devpm_note("point %s", name);
-			e = sweep_point(&self->m, md, name, &s, &r);
-			if (e) {
-				devpm_note("%s: %s", name, devpm_error());
-				devpm_sub_fail(&sub, name, "cycle not run");
-				continue;
-			}
-			out[md][r.o]++;
-			devpm_metric(name, "outcome", r.o);
-			if (r.lat_us >= 0) {
-				devpm_metric(name, "event_to_user_us", r.lat_us);
-				lat[nlat++] = r.lat_us;
-			}
-			if (verdict(md, &s, &r, why, sizeof(why))) {
-				if (why[0])
-					devpm_note("%s: %s", name, why);
-				devpm_sub_pass(&sub, name, "%s", "");
-			} else {
-				devpm_note("%s: FAIL: %s", name, why);
-				devpm_sub_fail(&sub, name, "%s",
-					       r.lost ? "event lost" :
-					       "must abort or wake at once");
-			}
+			w.md = md;
+			shot_for(&self->env, md, i, &w.s);
+			snprintf(w.name, sizeof(w.name), "%s/%s+%ld",
+				 mode_name[md], w.s.point, w.s.off_us);
+			devpm_dev_run(&sub, w.name, point_one, &w);
 		}
 	}
 	for (md = 0; md < NMODES; md++)
@@ -284,10 +301,10 @@ TEST_F_TIMEOUT(ev, event_during_freeze_sweep, 300)
 	devpm_metric("-", "lost", self->m.tally.lost);
 	devpm_metric("-", "produced", self->m.tally.produced);
 	devpm_metric("-", "consumed", self->m.tally.consumed);
-	if (nlat) {
-		qsort(lat, nlat, sizeof(lat[0]), cmp_u64);
-		devpm_metric("-", "event_to_user_p50_us", lat[nlat / 2]);
-		devpm_metric("-", "event_to_user_max_us", lat[nlat - 1]);
+	if (w.nlat) {
+		qsort(lat, w.nlat, sizeof(lat[0]), cmp_u64);
+		devpm_metric("-", "event_to_user_p50_us", lat[w.nlat / 2]);
+		devpm_metric("-", "event_to_user_max_us", lat[w.nlat - 1]);
 	}
 	DEVPM_SUB_END(&sub);
 	EXPECT_EQ(0, self->m.tally.lost) TH_LOG("lost events; first: %s",
