@@ -112,106 +112,114 @@ static int counters(int s, char *why, size_t len)
 	return 0;
 }
 
-/*
- * One step: 0 pass, 1 fail, 2 known kernel deviation only (why says
- * which); why set.
- */
-static int one_step(struct _test_data_err *self, int s, char *why, size_t len)
+struct step_ctx {
+	struct _test_data_err *self;
+	int s;			/* the failing step */
+};
+
+static void undo_fail(void *arg)
 {
-	struct devpm_suspend_stats a, b;
+	const struct step_ctx *x = arg;
+
+	devpm_mock_set_cb(BAD(x->s), steps[x->s].cb, 0, 0);
+}
+
+static void cycle_free(void *arg)
+{
+	devpm_sleep_cycle_free(arg);
+}
+
+/*
+ * One step, the failing device's block: ends as FAIL at the first check
+ * that does not hold, as an XFAIL SKIP when only a known kernel deviation
+ * is left (the message says which).
+ */
+static void step_one(struct devpm_dev_block *b, void *arg)
+{
+	struct step_ctx *x = arg;
+	struct _test_data_err *self = x->self;
+	const int s = x->s;
+	const char *st = steps[s].step;
+	struct devpm_suspend_stats a, bs;
 	const struct devpm_pm_cb *cb;
-	char dev[32];
+	char dev[32], why[768] = "";
 	uint64_t wall;
 	int i, ret, r, known = 0;
 
 	snprintf(dev, sizeof(dev), "devpm_mock.%d", BAD(s));
 	for (i = 0; i < NDEV; i++)
-		if (devpm_mock_reset_counts(i)) {
-			snprintf(why, len, "%s", devpm_error());
-			return 1;
-		}
-	if (devpm_mock_set_cb(BAD(s), steps[s].cb, 0, ERR) ||
-	    devpm_suspend_stats_read(&b)) {
-		snprintf(why, len, "%s", devpm_error());
-		return 1;
-	}
+		if (devpm_mock_reset_counts(i))
+			devpm_dev_abort(b, "%s: %s", st, devpm_error());
+	if (devpm_mock_set_cb(BAD(s), steps[s].cb, 0, ERR))
+		devpm_dev_abort(b, "%s: %s", st, devpm_error());
+	devpm_dev_defer(b, undo_fail, x);
+	if (devpm_suspend_stats_read(&bs))
+		devpm_dev_abort(b, "%s: %s", st, devpm_error());
+	devpm_dev_defer(b, cycle_free, &self->c);
 	r = devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c);
-	devpm_mock_set_cb(BAD(s), steps[s].cb, 0, 0);
-	if (devpm_suspend_stats_read(&a)) {
-		snprintf(why, len, "%s", devpm_error());
-		return 1;
-	}
+	undo_fail(x);
+	if (devpm_suspend_stats_read(&a))
+		devpm_dev_abort(b, "%s: %s", st, devpm_error());
 	devpm_note("%s fails %s: state write %s after %llu ms; suspend_stats fail %ld -> %ld, failed_%s %ld -> %ld, last_failed_dev '%s', last_failed_step '%s', last_failed_errno %ld",
-		   dev, steps[s].step, ret ? strerror(-ret) : "succeeded",
-		   (unsigned long long)wall / 1000, b.fail, a.fail,
-		   steps[s].step, devpm_suspend_stats_failed(&b, steps[s].step),
-		   devpm_suspend_stats_failed(&a, steps[s].step),
+		   dev, st, ret ? strerror(-ret) : "succeeded",
+		   (unsigned long long)wall / 1000, bs.fail, a.fail,
+		   st, devpm_suspend_stats_failed(&bs, st),
+		   devpm_suspend_stats_failed(&a, st),
 		   a.last_failed_dev, a.last_failed_step, a.last_failed_errno);
 	{
 		char cyc[64];
 
-		snprintf(cyc, sizeof(cyc), "suspend_error_rolls_back.%s",
-			 steps[s].step);
+		snprintf(cyc, sizeof(cyc), "suspend_error_rolls_back.%s", st);
 		devpm_sleep_timeline_print(&self->c, cyc);
 	}
-	if (ret != ERR) {
-		snprintf(why, len, "the transition returned %d, want %d (the callback's error): not aborted",
-			 ret, ERR);
-		return 1;
-	}
+	if (ret != ERR)
+		devpm_dev_abort(b, "%s: the transition returned %d, want %d (the callback's error): not aborted",
+				st, ret, ERR);
 	cb = r ? NULL : devpm_sleep_cb(&self->c, steps[s].ph, dev);
-	if (!cb || cb->err != ERR) {
-		snprintf(why, len, "the trace shows %s %s %s%d, want err=%d",
-			 dev, steps[s].step, cb ? "err=" : "no callback ",
-			 cb ? cb->err : 0, ERR);
-		return 1;
-	}
-	if (counters(s, why, len))
-		return 1;
-	if (a.fail != b.fail + 1 || a.success != b.success) {
-		snprintf(why, len, "suspend_stats fail %ld -> %ld, success %ld -> %ld: want fail +1",
-			 b.fail, a.fail, b.success, a.success);
-		return 1;
-	}
-	if (devpm_suspend_stats_failed(&a, steps[s].step) !=
-	    devpm_suspend_stats_failed(&b, steps[s].step) + 1) {
-		snprintf(why, len, "suspend_stats failed_%s %ld -> %ld: want +1",
-			 steps[s].step,
-			 devpm_suspend_stats_failed(&b, steps[s].step),
-			 devpm_suspend_stats_failed(&a, steps[s].step));
-		return 1;
-	}
-	if (a.last_failed_errno != ERR) {
-		snprintf(why, len, "last_failed_errno %ld, want %d",
-			 a.last_failed_errno, ERR);
-		return 1;
-	}
+	if (!cb || cb->err != ERR)
+		devpm_dev_abort(b, "%s: the trace shows %s %s %s%d, want err=%d",
+				st, dev, st, cb ? "err=" : "no callback ",
+				cb ? cb->err : 0, ERR);
+	if (counters(s, why, sizeof(why)))
+		devpm_dev_abort(b, "%s: %s", st, why);
+	if (a.fail != bs.fail + 1 || a.success != bs.success)
+		devpm_dev_abort(b, "%s: suspend_stats fail %ld -> %ld, success %ld -> %ld: want fail +1",
+				st, bs.fail, a.fail, bs.success, a.success);
+	if (devpm_suspend_stats_failed(&a, st) !=
+	    devpm_suspend_stats_failed(&bs, st) + 1)
+		devpm_dev_abort(b, "%s: suspend_stats failed_%s %ld -> %ld: want +1",
+				st, st, devpm_suspend_stats_failed(&bs, st),
+				devpm_suspend_stats_failed(&a, st));
+	if (a.last_failed_errno != ERR)
+		devpm_dev_abort(b, "%s: last_failed_errno %ld, want %d", st,
+				a.last_failed_errno, ERR);
 	why[0] = '\0';
 	if (strcmp(a.last_failed_dev, dev)) {
 		/* 6.1: dpm_prepare() never calls dpm_save_failed_dev(). */
 		known = s == 0;
-		snprintf(why, len, "last_failed_dev '%s', want '%s'%s",
+		snprintf(why, sizeof(why), "last_failed_dev '%s', want '%s'%s",
 			 a.last_failed_dev, dev, known ?
 			 " (drivers/base/power/main.c: dpm_prepare() does not call dpm_save_failed_dev())" :
 			 "");
 		if (!known)
-			return 1;
+			devpm_dev_abort(b, "%s: %s", st, why);
 	}
-	if (strcmp(a.last_failed_step, steps[s].step)) {
+	if (strcmp(a.last_failed_step, st)) {
 		/* 6.1: suspend_step_name() has no SUSPEND_SUSPEND_LATE. */
-		bool k = !strcmp(steps[s].step, "suspend_late") &&
+		bool k = !strcmp(st, "suspend_late") &&
 			 !a.last_failed_step[0];
 		size_t used = strlen(why);
 
-		snprintf(why + used, len - used, "%slast_failed_step '%s', want '%s'%s",
-			 used ? "; " : "", a.last_failed_step, steps[s].step,
+		snprintf(why + used, sizeof(why) - used, "%slast_failed_step '%s', want '%s'%s",
+			 used ? "; " : "", a.last_failed_step, st,
 			 k ? " (kernel/power/main.c: suspend_step_name() has no case for SUSPEND_SUSPEND_LATE)" :
 			 "");
 		if (!k)
-			return 1;
+			devpm_dev_abort(b, "%s: %s", st, why);
 		known = 1;
 	}
-	return known ? 2 : 0;
+	if (known)
+		devpm_dev_skip(b, "XFAIL %s: %s", st, why);
 }
 
 TEST_F(err, suspend_error_rolls_back)
@@ -245,18 +253,11 @@ TEST_F(err, suspend_error_rolls_back)
 
 	devpm_sub_begin(&sub, "suspend_error_rolls_back");
 	for (i = 0; i < NSTEP; i++) {
+		struct step_ctx x = { .self = self, .s = i };
 		char dev[32];
 
 		snprintf(dev, sizeof(dev), "devpm_mock.%d", BAD(i));
-		r = one_step(self, i, why, sizeof(why));
-		devpm_sleep_cycle_free(&self->c);
-		if (r == 1)
-			devpm_sub_fail(&sub, dev, "%s: %s", steps[i].step, why);
-		else if (r == 2)
-			devpm_sub_skip(&sub, dev, "XFAIL %s: %s", steps[i].step,
-				       why);
-		else
-			devpm_sub_pass(&sub, dev, "%s", "");
+		devpm_dev_run(&sub, dev, step_one, &x);
 	}
 	DEVPM_SUB_END(&sub);
 }

@@ -527,46 +527,52 @@ struct pair {
 	int first, second;
 };
 
+/* The orderings of one device, its block. */
+struct order_ctx {
+	struct _test_data_sleep *self;
+	const struct pair *p;
+	size_t n;
+	bool control;
+};
+
 /*
- * The orderings of one device, one sub line for it.  control: a device
- * with no relation to the others, whose pairs must NOT come out ordered
- * (else the check could not tell).
+ * control: a device with no relation to the others, whose pairs must NOT
+ * come out ordered (else the check could not tell).  Every pair is
+ * checked and noted; the first that does not hold fails the device.
  */
-static void device_order(struct devpm_sub *sub, struct _test_data_sleep *self,
-			 int dev, const struct pair *p, size_t n, bool control)
+static void order_one(struct devpm_dev_block *b, void *arg)
 {
-	char why[512], first[512] = "";
+	const struct order_ctx *x = arg;
+	const struct pair *p = x->p;
+	char why[512];
 	size_t i;
 	int r;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < x->n; i++) {
 		const struct devpm_sleep_cycle *c = p[i].sync_cycle ?
-						    &self->off : &self->on;
+						    &x->self->off :
+						    &x->self->on;
 
 		r = devpm_sleep_check_before(c, p[i].ph, nm(p[i].first),
 					     nm(p[i].second), why,
 					     sizeof(why));
-		devpm_note("%s%s, pm_async=%d: %s", control ? "control: " : "",
-			   devpm_pm_phase_name(p[i].ph), !p[i].sync_cycle, why);
-		if (first[0])
-			continue;
-		if (r < 0 || (!control && r))
-			snprintf(first, sizeof(first), "%s", why);
-		else if (control && !r)
-			snprintf(first, sizeof(first),
-				 "control: unrelated devices came out ordered (%s): the check cannot tell",
-				 why);
+		devpm_note("%s%s, pm_async=%d: %s",
+			   x->control ? "control: " : "",
+			   devpm_pm_phase_name(p[i].ph), !p[i].sync_cycle,
+			   why);
+		if (r < 0 || (!x->control && r))
+			devpm_dev_fail(b, "%s", why);
+		else if (x->control && !r)
+			devpm_dev_fail(b, "control: unrelated devices came out ordered (%s): the check cannot tell",
+				       why);
 	}
-	if (first[0])
-		devpm_sub_fail(sub, nm(dev), "%s", first);
-	else
-		devpm_sub_pass(sub, nm(dev), "%s", "");
 }
 
 #define ORDER(sub, self, dev, control, ...) do { \
 	const struct pair __p[] = { __VA_ARGS__ }; \
-	device_order(sub, self, dev, __p, sizeof(__p) / sizeof(__p[0]), \
-		     control); \
+	struct order_ctx __x = { (self), __p, \
+				 sizeof(__p) / sizeof(__p[0]), (control) }; \
+	devpm_dev_run((sub), nm(dev), order_one, &__x); \
 } while (0)
 
 #define S DEVPM_PH_SUSPEND
@@ -645,6 +651,12 @@ static int first_overlap(const struct devpm_sleep_cycle *c,
 	return -1;
 }
 
+/* The device whose overlaps are checked, SYNC_CTL. */
+struct overlap_ctx {
+	struct _test_data_sleep *self;
+	int dev;
+};
+
 /*
  * The control of async_attribute_forces_sync: SYNC_CTL sits in the same
  * run of synchronous neighbours as SYNC_OFF but keeps power/async
@@ -656,11 +668,13 @@ static int first_overlap(const struct devpm_sleep_cycle *c,
  * tail reaches it (drivers/base/power/main.c).  In the pm_async=0 cycle
  * it must overlap none: the overlap test itself can tell.
  */
-static void overlaps_sync_run(struct devpm_sub *sub,
-			      struct _test_data_sleep *self, int dev)
+static void overlaps_sync_run(struct devpm_dev_block *b, void *arg)
 {
 	static const enum devpm_pm_phase phs[] = { DEVPM_PH_SUSPEND,
 						   DEVPM_PH_RESUME };
+	const struct overlap_ctx *x = arg;
+	struct _test_data_sleep *self = x->self;
+	const int dev = x->dev;
 	char why[512];
 	size_t k;
 	int on, off;
@@ -670,34 +684,25 @@ static void overlaps_sync_run(struct devpm_sub *sub,
 
 		on = first_overlap(&self->on, phs[k], dev, why, sizeof(why));
 		if (on < -1)
-			break;
+			devpm_dev_abort(b, "%s", why);
 		off = first_overlap(&self->off, phs[k], dev, why,
 				    sizeof(why));
 		if (off < -1)
-			break;
-		if (on < 0) {
-			snprintf(why, sizeof(why),
-				 "control: %s of %s (power/async enabled) overlapped none of its synchronous neighbours %s..%s: the check cannot tell async from sync",
-				 pn, nm(dev), nm(SYNC_A), nm(SYNC_C));
-			break;
-		}
-		if (off >= 0) {
-			snprintf(why, sizeof(why),
-				 "control: %s of %s overlapped %s with pm_async=0: the overlap test is wrong",
-				 pn, nm(dev), nm(off));
-			break;
-		}
+			devpm_dev_abort(b, "%s", why);
+		if (on < 0)
+			devpm_dev_abort(b, "control: %s of %s (power/async enabled) overlapped none of its synchronous neighbours %s..%s: the check cannot tell async from sync",
+					pn, nm(dev), nm(SYNC_A), nm(SYNC_C));
+		if (off >= 0)
+			devpm_dev_abort(b, "control: %s of %s overlapped %s with pm_async=0: the overlap test is wrong",
+					pn, nm(dev), nm(off));
 		devpm_note("control: %s, pm_async=1: %s overlapped %s; pm_async=0: none",
 			   pn, nm(dev), nm(on));
 	}
-	if (k < 2)
-		devpm_sub_fail(sub, nm(dev), "%s", why);
-	else
-		devpm_sub_pass(sub, nm(dev), "%s", "");
 }
 
 TEST_F(sleep, async_attribute_forces_sync)
 {
+	struct overlap_ctx ctl = { self, SYNC_CTL };
 	struct devpm_sub sub;
 	int r;
 
@@ -711,7 +716,7 @@ TEST_F(sleep, async_attribute_forces_sync)
 	      { false, S, SYNC_OFF, SYNC_A },
 	      { false, R, SYNC_A, SYNC_OFF },
 	      { false, R, SYNC_OFF, SYNC_B });
-	overlaps_sync_run(&sub, self, SYNC_CTL);
+	devpm_dev_run(&sub, nm(SYNC_CTL), overlaps_sync_run, &ctl);
 	DEVPM_SUB_END(&sub);
 }
 
@@ -756,72 +761,87 @@ static int bad_input(char *why, size_t len)
 	return 0;
 }
 
+/* The bad input goes to a device of its own, outside the bench. */
+static void bad_input_one(struct devpm_dev_block *b, void *arg)
+{
+	char why[512] = "";
+
+	(void)arg;
+	if (devpm_mock_load(false, why, sizeof(why)) ||
+	    devpm_mock_create(BAD_ID, NULL))
+		devpm_dev_abort(b, "%s %s", why, devpm_error());
+	if (bad_input(why, sizeof(why)))
+		devpm_dev_abort(b, "%s", why);
+}
+
+struct timing_ctx {
+	struct _test_data_sleep *self;
+	int id;
+};
+
+/*
+ * One bench device's callbacks in the pm_async=1 cycle took their delay,
+ * and its resume kept its budget; the planted slow resume must not.
+ */
+static void timing_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct timing_ctx *x = arg;
+	const int id = x->id;
+	const struct devpm_sleep_cycle *on = &x->self->on;
+	const struct bdev *bd = &bench[id];
+	const struct devpm_pm_cb *cb;
+	uint64_t d[2] = { 0, 0 };
+	char w[256];
+	int ph;
+
+	for (ph = 0; ph < 2; ph++) {
+		enum devpm_pm_phase p = ph ? DEVPM_PH_RESUME :
+					DEVPM_PH_SUSPEND;
+
+		cb = devpm_sleep_cb(on, p, nm(id));
+		if (!cb) {
+			devpm_dev_fail(b, "no %s callback in the trace",
+				       devpm_pm_phase_name(p));
+			continue;
+		}
+		d[ph] = devpm_pm_cb_dur(cb);
+		if (devpm_sleep_check_delay(d[ph], bd->us, w, sizeof(w)))
+			devpm_dev_fail(b, "%s: %s", devpm_pm_phase_name(p), w);
+		devpm_metric(nm(id), ph ? "resume_us" : "suspend_us", d[ph]);
+	}
+	cb = devpm_sleep_cb(on, DEVPM_PH_RESUME, nm(id));
+	devpm_note("%s: suspend %llu us, resume %llu us, configured %ld us, resume budget %ld us",
+		   nm(id), (unsigned long long)d[0],
+		   (unsigned long long)d[1], bd->us, bd->budget_us);
+	if (devpm_dev_failed(b))
+		return;
+	if (cb && devpm_sleep_check_budget(cb, bd->budget_us, w,
+					   sizeof(w))) {
+		/* The planted slow resume: caught. */
+		if (id != SLOW)
+			devpm_dev_abort(b, "%s", w);
+		devpm_note("planted slow resume caught: %s", w);
+	} else if (id == SLOW) {
+		devpm_dev_abort(b, "control: the planted slow resume (%ld us, budget %ld us) was not flagged",
+				bd->us, bd->budget_us);
+	}
+}
+
 TEST_F(sleep, callback_timing_matches)
 {
 	struct devpm_sub sub;
-	char why[512], w[256];
-	int id, ph, bad, r;
+	int id, r;
 
 	r = bench_cycles(self, _metadata->name);
 	if (r > 0)
 		SKIP(return, "%s", self->why);
 	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
 	devpm_sub_begin(&sub, "callback_timing_matches");
-	if (devpm_mock_load(false, why, sizeof(why)) ||
-	    devpm_mock_create(BAD_ID, NULL))
-		devpm_sub_fail(&sub, nm(BAD_ID), "%s %s", why,
-			       devpm_error());
-	else if (bad_input(why, sizeof(why)))
-		devpm_sub_fail(&sub, nm(BAD_ID), "%s", why);
-	else
-		devpm_sub_pass(&sub, nm(BAD_ID), "%s", "");
+	devpm_dev_run(&sub, nm(BAD_ID), bad_input_one, NULL);
 	for (id = 0; id < NBENCH; id++) {
-		const struct bdev *b = &bench[id];
-		const struct devpm_pm_cb *cb;
-		uint64_t d[2] = { 0, 0 };
+		struct timing_ctx x = { self, id };
 
-		bad = 0;
-		for (ph = 0; ph < 2; ph++) {
-			enum devpm_pm_phase p = ph ? DEVPM_PH_RESUME :
-						DEVPM_PH_SUSPEND;
-
-			cb = devpm_sleep_cb(&self->on, p, nm(id));
-			if (!cb) {
-				if (!bad++)
-					snprintf(why, sizeof(why), "no %s callback in the trace",
-						 devpm_pm_phase_name(p));
-				continue;
-			}
-			d[ph] = devpm_pm_cb_dur(cb);
-			if (devpm_sleep_check_delay(d[ph], b->us, w,
-						    sizeof(w)) && !bad++)
-				snprintf(why, sizeof(why), "%s: %s",
-					 devpm_pm_phase_name(p), w);
-			devpm_metric(nm(id), ph ? "resume_us" : "suspend_us",
-				     d[ph]);
-		}
-		cb = devpm_sleep_cb(&self->on, DEVPM_PH_RESUME, nm(id));
-		devpm_note("%s: suspend %llu us, resume %llu us, configured %ld us, resume budget %ld us",
-			   nm(id), (unsigned long long)d[0],
-			   (unsigned long long)d[1], b->us, b->budget_us);
-		if (!bad && cb && devpm_sleep_check_budget(cb, b->budget_us,
-							   w, sizeof(w))) {
-			if (id == SLOW) {
-				/* The planted slow resume: caught. */
-				devpm_note("planted slow resume caught: %s", w);
-			} else {
-				bad++;
-				snprintf(why, sizeof(why), "%s", w);
-			}
-		} else if (!bad && id == SLOW) {
-			bad++;
-			snprintf(why, sizeof(why), "control: the planted slow resume (%ld us, budget %ld us) was not flagged",
-				 b->us, b->budget_us);
-		}
-		if (bad)
-			devpm_sub_fail(&sub, nm(id), "%s", why);
-		else
-			devpm_sub_pass(&sub, nm(id), "%s", "");
+		devpm_dev_run(&sub, nm(id), timing_one, &x);
 	}
 	DEVPM_SUB_END(&sub);
 }
@@ -947,12 +967,54 @@ static unsigned long long side_us(const struct devpm_sleep_cycle *c,
 	return devpm_cycle_side_us(c, suspend);
 }
 
+struct agree_ctx {
+	struct _test_data_sleep *self;
+	const struct devtime *d;
+};
+
+/* One device of the real cycle: its traced callbacks against the kernel's. */
+static void agree_one(struct devpm_dev_block *b, void *arg)
+{
+	const struct agree_ctx *x = arg;
+	struct _test_data_sleep *self = x->self;
+	const struct devtime *d = x->d;
+	char list[512], kern[512], why[512];
+	int ph, r;
+
+	phase_list(d, list, sizeof(list));
+	r = agree(&self->c, &self->pr, d->dev, kern, sizeof(kern), why,
+		  sizeof(why));
+	devpm_note("%s (%s): trace %s; kernel %s", d->dev,
+		   d->driver[0] ? d->driver : "-", list,
+		   kern[0] ? kern : "none");
+	for (ph = 0; ph < DEVPM_PH_NR; ph++) {
+		char key[48];
+
+		if (!d->us[ph])
+			continue;
+		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(ph));
+		devpm_metric(d->dev, key, d->us[ph]);
+	}
+	if (!r)
+		return;
+	/*
+	 * Records overwritten before they were read (a ring too small for
+	 * ~2 lines per callback) make the kernel's side incomplete: no
+	 * verdict then, for a device that disagrees.
+	 */
+	if (devpm_kmsg_lost(self->k))
+		devpm_dev_skip(b, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
+			       devpm_kmsg_lost(self->k));
+	devpm_dev_abort(b, "%s (%s)", why,
+			d->driver[0] ? d->driver : "no driver");
+}
+
 TEST_F(sleep, real_device_timing)
 {
 	struct devpm_suspend_stats before, after;
 	struct devtime *d;
 	struct devpm_sub sub;
-	char list[512], kern[512], why[512];
+	char list[512], why[512];
 	uint64_t wall;
 	size_t i, n;
 	struct devpm_cycle_meta m = { .level = "none", .state = "freeze",
@@ -1034,38 +1096,11 @@ TEST_F(sleep, real_device_timing)
 
 	devpm_sub_begin(&sub, "real_device_timing");
 	for (i = 0; i < n; i++) {
-		int ph;
+		struct agree_ctx x = { self, &d[i] };
 
-		if (!d[i].timed)
-			continue;	/* prepare/complete only: no record */
-		phase_list(&d[i], list, sizeof(list));
-		r = agree(&self->c, &self->pr, d[i].dev, kern, sizeof(kern),
-			  why, sizeof(why));
-		devpm_note("%s (%s): trace %s; kernel %s", d[i].dev,
-			   d[i].driver[0] ? d[i].driver : "-", list,
-			   kern[0] ? kern : "none");
-		for (ph = 0; ph < DEVPM_PH_NR; ph++) {
-			char key[48];
-
-			if (!d[i].us[ph])
-				continue;
-			snprintf(key, sizeof(key), "%s_us",
-				 devpm_pm_phase_name(ph));
-			devpm_metric(d[i].dev, key, d[i].us[ph]);
-		}
-		/*
-		 * Records overwritten before they were read (a ring too
-		 * small for ~2 lines per callback) make the kernel's side
-		 * incomplete: no verdict then, for a device that disagrees.
-		 */
-		if (r && devpm_kmsg_lost(self->k))
-			devpm_sub_skip(&sub, d[i].dev, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
-				       devpm_kmsg_lost(self->k));
-		else if (r)
-			devpm_sub_fail(&sub, d[i].dev, "%s (%s)", why,
-				       d[i].driver[0] ? d[i].driver : "no driver");
-		else
-			devpm_sub_pass(&sub, d[i].dev, "%s", "");
+		/* prepare/complete only: no record */
+		if (d[i].timed)
+			devpm_dev_run(&sub, d[i].dev, agree_one, &x);
 	}
 	qsort(d, n, sizeof(*d), by_total);
 	for (i = 0; i < n && i < SLOWEST; i++) {
@@ -1149,14 +1184,61 @@ static int level_cycle(struct _test_data_sleep *self, const char *level,
 			 len);
 }
 
+struct level_ctx {
+	struct _test_data_sleep *self;
+	const char *lvl;
+	bool made;		/* a cycle: its cycle_ms after the line */
+	struct devpm_cycle_meta m;
+};
+
+static void cycle_free(void *arg)
+{
+	devpm_sleep_cycle_free(arg);
+}
+
+/* One pm_test level: its cycle returned, was counted, ran its phases. */
+static void level_one(struct devpm_dev_block *b, void *arg)
+{
+	struct level_ctx *x = arg;
+	struct _test_data_sleep *self = x->self;
+	struct devpm_cycle_meta *m = &x->m;
+	const char *lvl = x->lvl;
+	unsigned int want = level_phases(lvl);
+	char why[512], seen[128];
+	int got, r = 0;
+
+	memset(m, 0, sizeof(*m));
+	devpm_dev_defer(b, cycle_free, &self->c);
+	got = level_cycle(self, lvl, m, &r, why, sizeof(why));
+	if (got > 0)
+		devpm_dev_skip(b, "%s", why);
+	if (got < 0)
+		devpm_dev_abort(b, "%s", why);
+	x->made = true;
+	devpm_cycle_phases_seen(&self->c, seen, sizeof(seen));
+	devpm_note("pm_test=%s with state %s: returned %s after %llu ms; phases %s",
+		   lvl, m->state, m->ret ? strerror(-m->ret) : "0",
+		   m->wall_us / 1000, seen);
+	if (m->ret)
+		devpm_dev_abort(b, "writing %s to /sys/power/state: %s",
+				m->state, strerror(-m->ret));
+	if (m->success_after != m->success_before + 1)
+		devpm_dev_abort(b, "suspend_stats/success %ld -> %ld",
+				m->success_before, m->success_after);
+	if (r && r != -ENOENT)
+		devpm_dev_abort(b, "trace: %s", devpm_error());
+	if (seen_phases(&self->c) != want)
+		devpm_dev_abort(b, "phases %s, want %s", seen,
+				want ? (want == 0xff ? "all eight" :
+				"prepare,suspend,resume,complete") : "none");
+}
+
 TEST_F(sleep, pm_test_levels)
 {
 	struct devpm_sub sub;
 	struct devpm_pm_level lv[12];
-	struct devpm_cycle_meta m;
-	char why[512], seen[128];
 	bool has_core = false;
-	int i, n, r, ret;
+	int i, n, ret;
 
 	n = devpm_pm_test_levels(lv, 12, NULL);
 	if (n == -ENOENT)
@@ -1180,39 +1262,12 @@ TEST_F(sleep, pm_test_levels)
 
 	devpm_sub_begin(&sub, "pm_test_levels");
 	for (i = 0; i < n; i++) {
-		const char *lvl = lv[i].name;
-		unsigned int want = level_phases(lvl);
+		struct level_ctx x = { .self = self, .lvl = lv[i].name };
 
-		memset(&m, 0, sizeof(m));
-		r = 0;
-		switch (level_cycle(self, lvl, &m, &r, why, sizeof(why))) {
-		case 1:
-			devpm_sub_skip(&sub, lvl, "%s", why);
-			continue;
-		case -1:
-			devpm_sub_fail(&sub, lvl, "%s", why);
-			continue;
-		}
-		devpm_cycle_phases_seen(&self->c, seen, sizeof(seen));
-		devpm_note("pm_test=%s with state %s: returned %s after %llu ms; phases %s",
-			   lvl, m.state, m.ret ? strerror(-m.ret) : "0",
-			   m.wall_us / 1000, seen);
-		if (m.ret)
-			devpm_sub_fail(&sub, lvl, "writing %s to /sys/power/state: %s",
-				       m.state, strerror(-m.ret));
-		else if (m.success_after != m.success_before + 1)
-			devpm_sub_fail(&sub, lvl, "suspend_stats/success %ld -> %ld",
-				       m.success_before, m.success_after);
-		else if (r && r != -ENOENT)
-			devpm_sub_fail(&sub, lvl, "trace: %s", devpm_error());
-		else if (seen_phases(&self->c) != want)
-			devpm_sub_fail(&sub, lvl, "phases %s, want %s", seen,
-				       want ? (want == 0xff ? "all eight" :
-				       "prepare,suspend,resume,complete") : "none");
-		else
-			devpm_sub_pass(&sub, lvl, "%s", "");
-		devpm_metric(lvl, "cycle_ms", m.wall_us / 1000.0);
-		devpm_sleep_cycle_free(&self->c);
+		devpm_dev_run(&sub, x.lvl, level_one, &x);
+		/* After the line, as the level's figure. */
+		if (x.made)
+			devpm_metric(x.lvl, "cycle_ms", x.m.wall_us / 1000.0);
 	}
 	DEVPM_SUB_END(&sub);
 }
