@@ -546,9 +546,11 @@ static bool quiet_wanted(void)
 	const char *v;
 	size_t i;
 
-	for (i = 0; keep[i]; i++)
-		if ((v = getenv(keep[i])) && !strcmp(v, "1"))
+	for (i = 0; keep[i]; i++) {
+		v = getenv(keep[i]);
+		if (v && !strcmp(v, "1"))
 			return false;
+	}
 	return devpm_is_root() && !devpm_sysfs_root()[0] &&
 	       devpm_host_available();
 }
@@ -599,6 +601,8 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	if (take_journal())
 		return RN_EXIT_USAGE;
 	devpm_trace_cleanup_stale();
+	/* The programs' trace instances outlive each of them (trace.h). */
+	devpm_trace_pool_share();
 	rn_signals_install();
 	set_env(o);
 	rn_run_id_base(base, sizeof(base), iso, sizeof(iso));
@@ -669,6 +673,7 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	rn_run_free(rs.st.run);
 	devpm_journal_restore_all();
 	devpm_journal_close();
+	devpm_trace_pool_end();
 	return code;
 }
 
