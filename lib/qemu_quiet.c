@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "device.h"
 #include "journal.h"
@@ -54,20 +56,73 @@ static void add(char *buf, size_t len, const char *fmt, const char *a,
 		snprintf(buf + at, len - at, fmt, at ? ", " : "", a, b);
 }
 
-/* One device's bind journaled, then its unbind.  0 or -errno. */
-static int unbind_one(const struct devpm_dev *d)
+static bool is_xhci(const struct devpm_dev *d)
+{
+	return !strcmp(d->driver, "xhci_hcd");
+}
+
+/*
+ * Each bind journaled, the xHCI's last: the restore, which goes
+ * backwards, binds it first, and hub_wq enumerates the USB devices while
+ * the others probe.  0 or -errno.
+ */
+static int journal_binds(const struct devpm_dev *d, size_t n,
+			 const bool *take)
 {
 	char p[DEVPM_PATH_MAX];
-	int r;
+	int pass, r = 0;
+	size_t i;
 
-	r = devpm_fmt(p, sizeof(p), "/sys/bus/pci/drivers/%s/bind", d->driver);
-	if (!r)
-		r = devpm_journal_undo_write(p, d->name);
-	if (!r)
+	for (pass = 0; pass < 2 && !r; pass++) {
+		for (i = 0; i < n && !r; i++) {
+			if (!take[i] || is_xhci(&d[i]) != (pass == 1))
+				continue;
+			r = devpm_fmt(p, sizeof(p),
+				      "/sys/bus/pci/drivers/%s/bind",
+				      d[i].driver);
+			if (!r)
+				r = devpm_journal_undo_write(p, d[i].name);
+		}
+	}
+	return r;
+}
+
+/*
+ * The unbinds, one process each: most of an unbind is waiting (the disks'
+ * cache flush and stop, the USB disconnects, the netdev's RCU grace
+ * periods), which overlaps.  0 or -errno (the first that failed).
+ */
+static int unbind_all(const struct devpm_dev *d, size_t n, const bool *take)
+{
+	pid_t pid[DEVPM_QEMU_QUIET_MAX];
+	size_t idx[DEVPM_QEMU_QUIET_MAX], i, k = 0, j;
+	char p[DEVPM_PATH_MAX];
+	int r = 0, st, e;
+
+	for (i = 0; i < n && !r && k < DEVPM_QEMU_QUIET_MAX; i++) {
+		if (!take[i])
+			continue;
 		r = devpm_fmt(p, sizeof(p), "/sys/bus/pci/drivers/%s/unbind",
-			      d->driver);
-	if (!r)
-		r = devpm_write_str(p, d->name);
+			      d[i].driver);
+		if (r)
+			break;
+		pid[k] = fork();
+		if (!pid[k])
+			_exit(-devpm_write_str(p, d[i].name) & 0xff);
+		if (pid[k] < 0)		/* then here, in turn */
+			r = devpm_write_str(p, d[i].name);
+		else
+			idx[k++] = i;
+	}
+	for (j = 0; j < k; j++) {
+		while (waitpid(pid[j], &st, 0) < 0 && errno == EINTR)
+			;
+		e = WIFEXITED(st) ? WEXITSTATUS(st) : EINTR;
+		if (e && !r)
+			r = devpm_fail(e, "unbind %s from %s: %s",
+				       d[idx[j]].name, d[idx[j]].driver,
+				       strerror(e));
+	}
 	return r;
 }
 
@@ -122,9 +177,10 @@ int devpm_qemu_quiet_begin(struct devpm_qemu_quiet *q)
 		if (take[i] && !strcmp(d[i].driver, "xhci_hcd"))
 			r = devpm_qemu_xhci_hold_ports(d[i].path);
 	q->bind_mark = devpm_journal_mark();
-	for (i = 0; i < n && !r; i++)
-		if (take[i])
-			r = unbind_one(&d[i]);
+	if (!r)
+		r = journal_binds(d, n, take);
+	if (!r)
+		r = unbind_all(d, n, take);
 	free(take);
 	free(d);
 	return r ? r : (int)q->n;

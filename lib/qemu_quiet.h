@@ -50,8 +50,10 @@ void devpm_bus_count_read(struct devpm_bus_count *c);
  * Unbind every PCI device bound to one of devpm_qemu_quiet_drivers (the
  * journal must be open: the runner's), but those with a mounted disk
  * below (devpm_dev_protected(): named in q->kept).  First the USB ports
- * of every xHCI are held on (devpm_qemu_xhci_hold_ports()), then each
- * bind is journaled and the device unbound.  Prints nothing.  The number
+ * of every xHCI are held on (devpm_qemu_xhci_hold_ports()), then every
+ * bind is journaled (the xHCI's last: bound first at the end, its USB
+ * devices enumerate while the others probe), then the devices are
+ * unbound at once, one child process each.  Prints nothing.  The number
  * unbound, or -errno with devpm_error() (what was done is journaled).
  */
 int devpm_qemu_quiet_begin(struct devpm_qemu_quiet *q);
