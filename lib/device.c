@@ -200,27 +200,40 @@ int devpm_dev_open(struct devpm_dev *d, const char *spec)
 	return fill(d, dev);
 }
 
+/*
+ * An attribute of d's power/: through pfd (its power/ opened once, for a
+ * snapshot's dozen reads) when it is open, by path otherwise.
+ */
+static int pread_str(const struct devpm_dev *d, int pfd, const char *attr,
+		     char *buf, size_t len)
+{
+	char p[DEVPM_PATH_MAX];
+	int r;
+
+	r = devpm_dev_attr(d, attr, p, sizeof(p));
+	if (r < 0)
+		return r;
+	return pfd >= 0 ? devpm_read_str_at(pfd, attr, p, buf, len) :
+			  devpm_read_str(p, buf, len);
+}
+
+static int pread_long(const struct devpm_dev *d, int pfd, const char *attr,
+		      long *v)
+{
+	char p[DEVPM_PATH_MAX];
+	int r;
+
+	r = devpm_dev_attr(d, attr, p, sizeof(p));
+	if (r < 0)
+		return r;
+	return pfd >= 0 ? devpm_read_long_at(pfd, attr, p, v) :
+			  devpm_read_long(p, v);
+}
+
 static int read_str(const struct devpm_dev *d, const char *attr, char *buf,
 		    size_t len)
 {
-	char p[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_dev_attr(d, attr, p, sizeof(p));
-	if (r < 0)
-		return r;
-	return devpm_read_str(p, buf, len);
-}
-
-static int read_long(const struct devpm_dev *d, const char *attr, long *v)
-{
-	char p[DEVPM_PATH_MAX];
-	int r;
-
-	r = devpm_dev_attr(d, attr, p, sizeof(p));
-	if (r < 0)
-		return r;
-	return devpm_read_long(p, v);
+	return pread_str(d, -1, attr, buf, len);
 }
 
 /* event_count of the wakeup source registered under the device. */
@@ -255,29 +268,31 @@ int devpm_dev_snapshot(struct devpm_dev *d)
 	struct devpm_rpm *r = &d->rpm;
 	char buf[32], p[DEVPM_PATH_MAX];
 	long v;
-	int ret;
+	int ret, pfd = -1;
 
 	memset(r, 0, sizeof(*r));
 	memset(&d->wakeup, 0, sizeof(d->wakeup));
 	d->wakeup.event_count = -1;
 	if (!is_dir(d->path))
 		return devpm_fail(ENOENT, "no device %s", d->path);
+	if (!devpm_fmt(p, sizeof(p), "%s/power", d->path))
+		pfd = devpm_open_dir(p);	/* < 0: by path, as before */
 
-	r->have_control = !read_str(d, "control", r->control,
-				    sizeof(r->control));
-	r->have_status = !read_str(d, "runtime_status", r->status,
-				   sizeof(r->status));
-	r->have_usage = !read_long(d, "runtime_usage", &r->usage);
-	r->have_active_kids = !read_long(d, "runtime_active_kids",
-					 &r->active_kids);
-	r->have_enabled = !read_str(d, "runtime_enabled", r->enabled,
-				    sizeof(r->enabled));
+	r->have_control = !pread_str(d, pfd, "control", r->control,
+				     sizeof(r->control));
+	r->have_status = !pread_str(d, pfd, "runtime_status", r->status,
+				    sizeof(r->status));
+	r->have_usage = !pread_long(d, pfd, "runtime_usage", &r->usage);
+	r->have_active_kids = !pread_long(d, pfd, "runtime_active_kids",
+					  &r->active_kids);
+	r->have_enabled = !pread_str(d, pfd, "runtime_enabled", r->enabled,
+				     sizeof(r->enabled));
 	/* Reads fail with EIO when the driver does not use autosuspend. */
-	r->have_autosuspend = !read_long(d, "autosuspend_delay_ms",
-					 &r->autosuspend_delay_ms);
-	if (!read_long(d, "runtime_active_time", &v)) {
+	r->have_autosuspend = !pread_long(d, pfd, "autosuspend_delay_ms",
+					  &r->autosuspend_delay_ms);
+	if (!pread_long(d, pfd, "runtime_active_time", &v)) {
 		r->active_ms = v;
-		if (!read_long(d, "runtime_suspended_time", &v)) {
+		if (!pread_long(d, pfd, "runtime_suspended_time", &v)) {
 			r->suspended_ms = v;
 			r->have_times = true;
 		}
@@ -289,14 +304,17 @@ int devpm_dev_snapshot(struct devpm_dev *d)
 		if (ret == 1)
 			r->qos_latency_us = 0;
 	}
-	r->have_no_power_off = !read_long(d, "pm_qos_no_power_off",
-					  &r->no_power_off);
-	r->have_async = !read_str(d, "async", r->async, sizeof(r->async));
+	r->have_no_power_off = !pread_long(d, pfd, "pm_qos_no_power_off",
+					   &r->no_power_off);
+	r->have_async = !pread_str(d, pfd, "async", r->async,
+				   sizeof(r->async));
 
-	if (!read_str(d, "wakeup", buf, sizeof(buf)) && buf[0]) {
+	if (!pread_str(d, pfd, "wakeup", buf, sizeof(buf)) && buf[0]) {
 		d->wakeup.capable = true;
 		d->wakeup.enabled = !strcmp(buf, "enabled");
 	}
+	if (pfd >= 0)
+		close(pfd);
 	d->wakeup.event_count = wakeup_event_count(d);
 	return 0;
 }

@@ -45,6 +45,7 @@
 #include "wakeup_source.h"
 #include "wake_account.h"
 #include "qemu_xhci.h"
+#include "qemu_quiet.h"
 #include "kprobe_count.h"
 #include "usb_rh_leak.h"
 #include "qos_bench.h"

@@ -58,13 +58,11 @@ static int hold_hub_ports(const char *intf)
 }
 
 /*
- * Hold every USB port below ctl (a path) at power/control=on: those of
- * the root hubs and of every hub below them.  A port whose hub goes away
- * under it runtime-suspends and fails with -EINVAL (port.c:
- * usb_port_runtime_suspend(), no hub), which the verdict would blame on
- * the case; seen on 1-3-port1 under 6.12.
+ * A port whose hub goes away under it runtime-suspends and fails with
+ * -EINVAL (port.c: usb_port_runtime_suspend(), no hub), which the verdict
+ * would blame on the case; seen on 1-3-port1 under 6.12.
  */
-static int hold_ports(const char *ctl)
+int devpm_qemu_xhci_hold_ports(const char *ctl)
 {
 	struct devpm_dev *u = NULL;
 	size_t n, i, len = strlen(ctl);
@@ -100,7 +98,7 @@ static int xhci_each(struct devpm_dev *d, size_t n, bool rebind,
 			devpm_note("%s stays bound: %s", d[i].name, why);
 			continue;
 		}
-		r = hold_ports(d[i].path);
+		r = devpm_qemu_xhci_hold_ports(d[i].path);
 		if (!r)
 			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/bind",
 						     d[i].name);

@@ -41,6 +41,13 @@ int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var);
  */
 int devpm_qemu_xhci_reset(bool in_qemu);
 
+/*
+ * Hold every USB port below the xHCI at path ctl at power/control=on
+ * (journaled): those of its root hubs and of every hub below them, before
+ * the controller is unbound (above).  0 or -errno.
+ */
+int devpm_qemu_xhci_hold_ports(const char *ctl);
+
 /* Devices on the usb bus (hubs, devices, interfaces), or -errno. */
 long devpm_usb_dev_count(void);
 

@@ -138,18 +138,14 @@ int devpm_resolve(const char *kpath, char *buf, size_t len)
 	return devpm_fmt(buf, len, "%s", real);
 }
 
-int devpm_read_file(const char *path, char *buf, size_t len)
+/* What devpm_read_file() does once the file is open; closes fd. */
+static int read_fd(int fd, const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
 	ssize_t n;
 	char extra;
-	int fd, r;
+	int r;
 
-	if (!len)
-		return devpm_fail(EINVAL, "%s: no room to read into", path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return devpm_fail(errno, "%s: %s", path, strerror(errno));
 	/* sysfs gives the whole value in one read; a plain file may not. */
 	while (got < len - 1) {
 		n = read(fd, buf + got, len - 1 - got);
@@ -176,6 +172,48 @@ int devpm_read_file(const char *path, char *buf, size_t len)
 	if (got && buf[got - 1] == '\n')
 		buf[got - 1] = '\0';
 	return 0;
+}
+
+int devpm_read_file(const char *path, char *buf, size_t len)
+{
+	int fd;
+
+	if (!len)
+		return devpm_fail(EINVAL, "%s: no room to read into", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(errno, "%s: %s", path, strerror(errno));
+	return read_fd(fd, path, buf, len);
+}
+
+int devpm_open_dir(const char *kpath)
+{
+	char path[DEVPM_PATH_MAX];
+	int fd, r;
+
+	r = devpm_real_path(path, sizeof(path), kpath);
+	if (r)
+		return r;
+	fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? devpm_fail(errno, "%s: %s", path, strerror(errno)) :
+			fd;
+}
+
+int devpm_read_str_at(int dfd, const char *name, const char *kpath,
+		      char *buf, size_t len)
+{
+	char path[DEVPM_PATH_MAX];
+	int fd;
+
+	if (!len)
+		return devpm_fail(EINVAL, "%s: no room to read into", kpath);
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		devpm_real_path(path, sizeof(path), kpath);
+		return devpm_fail(errno, "%s: %s", path, strerror(errno));
+	}
+	devpm_real_path(path, sizeof(path), kpath);
+	return read_fd(fd, path, buf, len);
 }
 
 int devpm_read_str(const char *kpath, char *buf, size_t len)
@@ -212,6 +250,18 @@ int devpm_read_long(const char *kpath, long *val)
 	int r;
 
 	r = devpm_read_str(kpath, buf, sizeof(buf));
+	if (r)
+		return r;
+	return parse_long(kpath, buf, val);
+}
+
+int devpm_read_long_at(int dfd, const char *name, const char *kpath,
+		       long *val)
+{
+	char buf[64];
+	int r;
+
+	r = devpm_read_str_at(dfd, name, kpath, buf, sizeof(buf));
 	if (r)
 		return r;
 	return parse_long(kpath, buf, val);

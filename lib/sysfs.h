@@ -51,6 +51,19 @@ int devpm_read_long(const char *kpath, long *val);
 /* Accepts "n/a" (returns 1 and leaves *val untouched), else as read_long. */
 int devpm_read_long_or_na(const char *kpath, long *val);
 bool devpm_exists(const char *kpath);
+
+/*
+ * The same reads of the file name in the directory dfd, which
+ * devpm_open_dir() opened (O_PATH): one path walk for a device's many
+ * attributes, not one each (~1.4 ms a device under TCG).  kpath is the
+ * file's kernel path, for the error.  The final component is never
+ * followed when a symlink.
+ */
+int devpm_open_dir(const char *kpath);	/* fd, or -errno */
+int devpm_read_str_at(int dfd, const char *name, const char *kpath,
+		      char *buf, size_t len);
+int devpm_read_long_at(int dfd, const char *name, const char *kpath,
+		       long *val);
 /*
  * opendir() of a kernel path.  NULL on failure with errno set (ENOENT: no
  * such directory) and devpm_error() "<path>: <strerror>".

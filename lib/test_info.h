@@ -18,6 +18,14 @@ struct devpm_test_info {
 	const char *suite;
 	int timeout_s;		/* whole program; the runner's default is 60 */
 	struct devpm_needs needs;
+	/*
+	 * Its sleep cycles judge mock devices only and want QEMU's
+	 * controllers out of them (it unbinds them itself, lib/qemu_xhci.h,
+	 * or its cycles are only slower with them): the runner may run it
+	 * in its quiet window (lib/qemu_quiet.h).  --needs says
+	 * "# NEEDS quiet-devices: yes".
+	 */
+	bool quiet_devices;
 };
 
 /* Hooks around test_harness_run(): see lib/test_main.c. */

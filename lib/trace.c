@@ -45,6 +45,7 @@ struct devpm_trace {
 	size_t nenabled;
 	bool user_filter;		/* filter too long for the kernel */
 	bool errors_only;		/* rpm_return_int errors only */
+	bool kept;			/* the runner's watch instance */
 	char line[1024];		/* partial line from the pipe */
 	size_t linelen;
 	struct devpm_event *ev;
@@ -68,6 +69,15 @@ static unsigned int instance_seq;
 #define POOL_MAX	4
 static int pool_owner;
 static bool pool_busy[POOL_MAX];
+
+/*
+ * Under `devpm run` the pool is the runner's (devpm_trace_pool_share()):
+ * DEVPM_TRACE_POOL names its pid, which must be this program's parent.
+ * Its instances outlive each program, with one more, "-w", for the
+ * verdict's error watch (watch_busy: this process has it).
+ */
+#define POOL_ENV	"DEVPM_TRACE_POOL"
+static bool pool_shared, watch_busy;
 
 /*
  * Each slot's state, shared with the cases (mmap'd by the owner): a slot
@@ -386,6 +396,11 @@ static void pool_dir(char *buf, size_t len, const char *tfs, int k)
 	snprintf(buf, len, "%s/instances/devpm-%d-p%d", tfs, pool_owner, k);
 }
 
+static void watch_dir(char *buf, size_t len, const char *tfs)
+{
+	snprintf(buf, len, "%s/instances/devpm-%d-w", tfs, pool_owner);
+}
+
 static void pool_remove(void)
 {
 	const char *tfs = find_tracefs(false);
@@ -394,25 +409,102 @@ static void pool_remove(void)
 
 	if (getpid() != pool_owner || !tfs[0])
 		return;
-	for (k = 0; k < POOL_MAX; k++) {
-		pool_dir(dir, sizeof(dir), tfs, k);
+	for (k = 0; k <= POOL_MAX; k++) {
+		if (k < POOL_MAX)
+			pool_dir(dir, sizeof(dir), tfs, k);
+		else
+			watch_dir(dir, sizeof(dir), tfs);
 		if (rmdir(dir) && errno != ENOENT)
 			fprintf(stderr, "devpm: cannot remove %s: %s\n", dir,
 				strerror(errno));
 	}
 }
 
+/* The runner's pid from POOL_ENV when it is our parent, else 0. */
+static int shared_owner(void)
+{
+	const char *v = getenv(POOL_ENV);
+	char *end;
+	long pid;
+
+	if (!v || !v[0])
+		return 0;
+	errno = 0;
+	pid = strtol(v, &end, 10);
+	if (errno || *end || pid <= 0 || pid != (long)getppid())
+		return 0;
+	return (int)pid;
+}
+
 void devpm_trace_pool_begin(void)
 {
 	void *m;
+	int owner;
+
+	if (pool_owner)
+		return;
+	owner = shared_owner();
+	pool_shared = owner > 0;
+	pool_owner = pool_shared ? owner : getpid();
+	m = mmap(NULL, POOL_MAX * sizeof(*pool_state), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pool_state = m == MAP_FAILED ? NULL : m;	/* NULL: full resets */
+	if (!pool_shared)
+		atexit(pool_remove);
+}
+
+void devpm_trace_pool_share(void)
+{
+	char v[32];
 
 	if (pool_owner)
 		return;
 	pool_owner = getpid();
-	m = mmap(NULL, POOL_MAX * sizeof(*pool_state), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pool_state = m == MAP_FAILED ? NULL : m;	/* NULL: full resets */
-	atexit(pool_remove);
+	snprintf(v, sizeof(v), "%d", pool_owner);
+	setenv(POOL_ENV, v, 1);
+}
+
+void devpm_trace_pool_end(void)
+{
+	if (pool_owner != getpid())
+		return;
+	pool_remove();
+	unsetenv(POOL_ENV);
+	pool_owner = 0;
+}
+
+/* What a user killed before its stop may have left on. */
+static int reset(const char *dir)
+{
+	int r = tfs_write(dir, "tracing_on", "0");
+
+	if (!r)
+		r = tfs_write(dir, "events/enable", "0");
+	if (!r)
+		r = tfs_write(dir, "trace", "");
+	return r;
+}
+
+/*
+ * The runner's watch instance for t (errors only): 0 with t->dir set,
+ * -EBUSY when this process has it already, other -errno.  A reused one is
+ * reset (another program stopped it, or was killed before).
+ */
+static int watch_take(struct devpm_trace *t, const char *tfs)
+{
+	if (watch_busy)
+		return -EBUSY;
+	watch_dir(t->dir, sizeof(t->dir), tfs);
+	if (mkdir(t->dir, 0700)) {
+		if (errno != EEXIST) {
+			t->dir[0] = '\0';
+			return -EBUSY;	/* its own instance then */
+		}
+		t->reused = true;
+	}
+	t->kept = true;
+	watch_busy = true;
+	return t->reused ? reset(t->dir) : 0;
 }
 
 /*
@@ -447,13 +539,7 @@ static int pool_take(struct devpm_trace *t, const char *tfs)
 			return 0;
 		if (t->clean)
 			return drain(t->dir);
-		/* What a user killed before its stop may have left on. */
-		r = tfs_write(t->dir, "tracing_on", "0");
-		if (!r)
-			r = tfs_write(t->dir, "events/enable", "0");
-		if (!r)
-			r = tfs_write(t->dir, "trace", "");
-		return r;
+		return reset(t->dir);
 	}
 	return -EBUSY;
 }
@@ -464,6 +550,10 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 
 	if (pool_owner && !t->errors_only) {
 		r = pool_take(t, tfs);
+		if (r < 0 && r != -EBUSY)
+			return r;
+	} else if (pool_shared && t->errors_only) {
+		r = watch_take(t, tfs);
 		if (r < 0 && r != -EBUSY)
 			return r;
 	}
@@ -500,7 +590,8 @@ events:
 	if (!r && !n)
 		r = devpm_fail(ENOENT, "%s/events/rpm: no runtime PM trace events",
 			       t->dir);
-	if (!r && (t->devs || t->reused))
+	/* The watch's own filter stays (enable_event() wrote it). */
+	if (!r && (t->devs || (t->reused && !t->errors_only)))
 		r = apply_filters(t);
 	if (!r)
 		r = tfs_write(t->dir, "tracing_on", "1");
@@ -726,6 +817,8 @@ void devpm_trace_stop(struct devpm_trace *t)
 		if (pool_state)
 			pool_state[t->slot] = ok && t->dir[0] ? SLOT_CLEAN :
 							      SLOT_USED;
+	} else if (t->kept) {
+		watch_busy = false;	/* kept for the next program */
 	} else if (t->dir[0]) {
 		if (rmdir(t->dir))
 			fprintf(stderr, "devpm: cannot remove %s: %s\n",

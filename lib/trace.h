@@ -89,6 +89,17 @@ void devpm_trace_cleanup_stale(void);
  */
 void devpm_trace_pool_begin(void);
 
+/*
+ * In the runner, before the first program: its pool (and an instance for
+ * each program's rpm-errors watch, verdict.h) outlives every program it
+ * starts (DEVPM_TRACE_POOL names the runner, checked to be the program's
+ * parent), instead of each program making and removing its own: ~0.3 s a
+ * program under TCG.  devpm_trace_pool_end() removes them at the end
+ * (devpm_trace_cleanup_stale() after a crash).
+ */
+void devpm_trace_pool_share(void);
+void devpm_trace_pool_end(void);
+
 /* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev);
 

@@ -197,18 +197,25 @@ static void qfd_open(void)
 		return;		/* the paths are read */
 	nqfd = b->n;
 	for (i = 0; i < nqfd; i++) {
-		for (k = 0; k < QF_N; k++) {
+		for (k = 0; k < QF_N; k++)
 			qfd[i][k] = -1;
-			if (!b->v[i].status[0] ||
-			    (k == QF_DELAY &&
-			     b->v[i].autosuspend_delay_ms == LONG_MIN) ||
-			    devpm_fmt(p, sizeof(p), "%s/%s", b->v[i].path,
-				      qf_name[k]) < 0 ||
-			    devpm_real_path(real, sizeof(real), p) < 0)
+		if (!b->v[i].status[0] ||
+		    devpm_fmt(p, sizeof(p), "%s", b->v[i].path) < 0 ||
+		    devpm_real_path(real, sizeof(real), p) < 0)
+			continue;
+		/*
+		 * The device's directory by its path, its files from there:
+		 * one path walk a device, not five (~0.1 ms each in TCG).
+		 */
+		qfd[i][QF_DIR] = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (qfd[i][QF_DIR] < 0)
+			continue;
+		for (k = 0; k < QF_N; k++) {
+			if (k == QF_DIR || (k == QF_DELAY &&
+			    b->v[i].autosuspend_delay_ms == LONG_MIN))
 				continue;
-			qfd[i][k] = open(real, (k == QF_DIR ?
-						O_PATH | O_DIRECTORY :
-						O_RDONLY) | O_CLOEXEC);
+			qfd[i][k] = openat(qfd[i][QF_DIR], qf_name[k],
+					   O_RDONLY | O_CLOEXEC);
 		}
 	}
 }

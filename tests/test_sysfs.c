@@ -137,6 +137,43 @@ TEST_F(tree, missing_file_error_names_path)
 	ASSERT_TRUE(devpm_exists(DEV "/power/control"));
 }
 
+/* The reads through a directory fd read as the reads by path do. */
+TEST_F(tree, reads_at_a_directory_fd_match_reads_by_path)
+{
+	char buf[64], small[5], want[UNIT_PATH_MAX], link[UNIT_PATH_MAX];
+	long v = 42;
+	int dfd;
+
+	ASSERT_EQ(0, devpm_set_sysfs_root(self->root));
+	dfd = devpm_open_dir(DEV "/power");
+	ASSERT_LE(0, dfd) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_read_str_at(dfd, "control", DEV "/power/control",
+				       buf, sizeof(buf)));
+	ASSERT_STREQ("auto", buf);
+	ASSERT_EQ(0, devpm_read_long_at(dfd, "autosuspend_delay_ms",
+					DEV "/power/autosuspend_delay_ms", &v));
+	ASSERT_EQ(2000, v);
+	/* Negative controls: the same errors, naming the same path. */
+	ASSERT_EQ(-EOVERFLOW, devpm_read_str_at(dfd, "runtime_status",
+						DEV "/power/runtime_status",
+						small, sizeof(small)));
+	ASSERT_EQ(-EINVAL, devpm_read_long_at(dfd, "garbage",
+					      DEV "/power/garbage", &v));
+	ASSERT_HAS(devpm_error(), "'12abc'");
+	ASSERT_EQ(-ENOENT, devpm_read_str_at(dfd, "nope", DEV "/power/nope",
+					     buf, sizeof(buf)));
+	snprintf(want, sizeof(want), "%s%s: %s", self->real,
+		 DEV "/power/nope", strerror(ENOENT));
+	ASSERT_STREQ(want, devpm_error());
+	/* A symlink is not followed: ELOOP, where a read by path follows. */
+	snprintf(link, sizeof(link), "%s/%s/power/link", self->root, REL);
+	ASSERT_EQ(0, symlink("control", link));
+	ASSERT_EQ(-ELOOP, devpm_read_str_at(dfd, "link", DEV "/power/link",
+					    buf, sizeof(buf)));
+	close(dfd);
+	ASSERT_GT(0, devpm_open_dir(DEV "/nope"));
+}
+
 TEST_F(tree, opendir_under_root_and_errors_name_path)
 {
 	char want[UNIT_PATH_MAX];

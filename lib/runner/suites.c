@@ -237,6 +237,8 @@ void rn_query_needs(struct rn_progspec *p)
 			p->timeout_s = t;
 		else if (rn_starts(line, "# NEEDS "))
 			rn_buf_printf(&p->needs, "%s\n", line + 8);
+		if (!strcmp(line, "# NEEDS quiet-devices: yes"))
+			p->quiet = true;
 	}
 	free(out);
 }

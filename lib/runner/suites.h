@@ -23,6 +23,7 @@ struct rn_progspec {
 	char *list_error;
 	int timeout_s;
 	struct rn_buf needs;	/* "# NEEDS ..." lines */
+	bool quiet;		/* "# NEEDS quiet-devices: yes" (qemu_quiet.h) */
 	/*
 	 * Recorded answers (probe_cache.h); cache_state 0 unchecked, 1 the
 	 * program still hashes the same, -1 it changed.  cached: an answer

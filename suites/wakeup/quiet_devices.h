@@ -21,7 +21,9 @@
  * another driver, is not judged); the run's final recheck judges them
  * all back.  A controller with a mounted disk below it stays bound.
  * DEVPM_WAKEUP_KEEP_USB=1 keeps the xHCI, DEVPM_WAKEUP_KEEP_DEVICES=1 the
- * others.
+ * others.  Under `devpm run` the runner's quiet window (lib/qemu_quiet.h)
+ * has unbound them already: wk_quiet_devices() then finds nothing bound,
+ * and the exit hook nothing to wait for.
  */
 #ifndef QUIET_DEVICES_H
 #define QUIET_DEVICES_H
