@@ -128,6 +128,7 @@ else
 fi
 . "$QEMU_DIR/image.sh"
 build_base
+build_pad
 build_devpm devpm "$SUITES_SRC"
 DEVPM_PART=$PART
 if [ $check = 1 ]; then
@@ -313,7 +314,7 @@ run_guest() {
 	new_rundir "$name"
 	build_extra "$RUNDIR"
 	build_conf "$RUNDIR"
-	cat "$BASE" "$part" "$RUNDIR/extra.cpio" "$RUNDIR/conf.cpio" \
+	cat "$BASE" "$part" "$RUNDIR/extra.cpio" "$RUNDIR/conf.cpio" "$PAD" \
 		>"$RUNDIR/initrd"
 	qemu_cmd "$RUNDIR/initrd" "$ACCEL_USED"
 	printf '%q ' "${QARGS[@]}" >"$RUNDIR/qemu.cmd"
@@ -426,7 +427,7 @@ ksft_check() {
 	build_extra "$RUNDIR"
 	build_conf "$RUNDIR"
 	cat "$BASE" "$DEVPM_PART" "$KSFT_PART" "$RUNDIR/extra.cpio" \
-		"$RUNDIR/conf.cpio" >"$RUNDIR/initrd"
+		"$RUNDIR/conf.cpio" "$PAD" >"$RUNDIR/initrd"
 	qemu_cmd "$RUNDIR/initrd" "$ACCEL_USED"
 	step "BOOT    run_kselftest.sh -c $coll ($BOOT, $ACCEL_USED)"
 	t0=$(date +%s.%N)
