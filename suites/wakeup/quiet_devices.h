@@ -40,42 +40,28 @@
 static const char *const wk_quiet_drivers[] = { "ahci", "e1000e" };
 
 static pid_t wk_main_pid;
-static long wk_usb_at_start = -1, wk_scsi_at_start = -1;
-
-static inline long wk_bus_count(const char *bus)
-{
-	struct devpm_dev *d = NULL;
-	size_t n = 0;
-	int r = devpm_dev_list(bus, &d, &n);
-
-	free(d);
-	return r ? r : (long)n;
-}
-
-struct wk_back {
-	long usb, scsi;
-};
+/* The usb and scsi buses' device counts when the program started. */
+static struct devpm_bus_count wk_at_start = { -1, -1 };
 
 static inline bool wk_all_back(void *arg)
 {
-	struct wk_back *w = arg;
+	struct devpm_bus_count *w = arg;
 
-	w->usb = wk_bus_count("usb");
-	w->scsi = wk_bus_count("scsi");
-	return w->usb >= wk_usb_at_start && w->scsi >= wk_scsi_at_start;
+	devpm_bus_count_read(w);
+	return w->usb >= wk_at_start.usb && w->scsi >= wk_at_start.scsi;
 }
 
 /* atexit: in the program's own process, after its journal restore. */
 static inline void wk_devices_back(void)
 {
-	struct wk_back w;
+	struct devpm_bus_count w;
 
 	if (getpid() != wk_main_pid || wk_all_back(&w))
 		return;
 	if (!devpm_poll_until(wk_all_back, &w, DEVPM_XHCI_SETTLE_MS))
 		printf("# at exit, %d ms after the controllers' bind: %ld usb devices (want %ld), %ld scsi (want %ld)\n",
-		       DEVPM_XHCI_SETTLE_MS, w.usb, wk_usb_at_start, w.scsi,
-		       wk_scsi_at_start);
+		       DEVPM_XHCI_SETTLE_MS, w.usb, wk_at_start.usb, w.scsi,
+		       wk_at_start.scsi);
 }
 
 /*
@@ -85,8 +71,7 @@ static inline void wk_devices_back(void)
 __attribute__((constructor)) static void wk_devices_back_register(void)
 {
 	wk_main_pid = getpid();
-	wk_usb_at_start = wk_bus_count("usb");
-	wk_scsi_at_start = wk_bus_count("scsi");
+	devpm_bus_count_read(&wk_at_start);
 	atexit(wk_devices_back);
 }
 
