@@ -201,3 +201,62 @@ int devpm_pm_print_agree(uint64_t trace_us, uint64_t kernel_us, char *why,
 		 (unsigned long long)d, (unsigned long long)lim);
 	return d > lim;
 }
+
+/*
+ * Every traced callback of dev outside prepare/complete against the
+ * kernel's record: 0 all agree, 1 not (why says the first that does
+ * not), 2 not, but only by the kernel's figure being the larger: its
+ * window holds the trace's, and the gap between them was interrupted.
+ * kern gets "phase=us ..." of the kernel's figures.
+ */
+int devpm_pm_print_dev_agree(const struct devpm_sleep_cycle *c,
+			     const struct devpm_pm_prints *pr, const char *dev,
+			     char *kern, size_t klen, char *why, size_t len)
+{
+	size_t i, used = 0;
+	bool only_longer = true;
+	int bad = 0;
+	char w[256];
+
+	kern[0] = '\0';
+	for (i = 0; i < c->ncb; i++) {
+		const struct devpm_pm_cb *cb = &c->cb[i];
+		const struct devpm_pm_print *k;
+		const char *ph = devpm_pm_phase_name(cb->phase);
+
+		if (strcmp(cb->dev, dev) || cb->phase == DEVPM_PH_PREPARE ||
+		    cb->phase == DEVPM_PH_COMPLETE)
+			continue;
+		k = devpm_pm_print_for(pr, c, cb);
+		if (!k) {
+			only_longer = false;
+			if (!bad++)
+				snprintf(why, len, "%s: no pm_print_times record of the kernel for it",
+					 ph);
+			continue;
+		}
+		if (used < klen)
+			used += snprintf(kern + used, klen - used, "%s%s=%llu",
+					 used ? " " : "", ph,
+					 (unsigned long long)k->usecs);
+		if (devpm_pm_print_agree(devpm_pm_cb_dur(cb), k->usecs, w,
+					 sizeof(w))) {
+			if (k->usecs < devpm_pm_cb_dur(cb))
+				only_longer = false;
+			if (!bad++)
+				snprintf(why, len, "%s %s: %s", ph, k->func, w);
+		}
+		if (k->pid && k->pid != cb->pid) {
+			only_longer = false;
+			if (!bad++)
+				snprintf(why, len, "%s: the kernel ran it in pid %d, the trace says lane %d",
+					 ph, k->pid, cb->pid);
+		} else if (k->err != cb->err) {
+			only_longer = false;
+			if (!bad++)
+				snprintf(why, len, "%s: the kernel says it returned %d, the trace %d",
+					 ph, k->err, cb->err);
+		}
+	}
+	return !bad ? 0 : only_longer ? 2 : 1;
+}

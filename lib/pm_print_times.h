@@ -75,4 +75,15 @@ devpm_pm_print_for(const struct devpm_pm_prints *p,
 int devpm_pm_print_agree(uint64_t trace_us, uint64_t kernel_us, char *why,
 			 size_t len);
 
+/*
+ * Every traced callback of dev in c outside prepare/complete against the
+ * kernel's record in pr: 0 all agree; 1 not (why says the first that
+ * does not); 2 not, but only by the kernel's figure being the larger, so
+ * that an interruption of dpm_run_callback() outside the callback
+ * explains it.  kern gets "phase=us ..." of the kernel's figures.
+ */
+int devpm_pm_print_dev_agree(const struct devpm_sleep_cycle *c,
+			     const struct devpm_pm_prints *pr, const char *dev,
+			     char *kern, size_t klen, char *why, size_t len);
+
 #endif

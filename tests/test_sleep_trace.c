@@ -582,4 +582,49 @@ TEST_F(cyc, trace_agrees_with_pm_print_times)
 	devpm_pm_prints_free(&pr);
 }
 
+/*
+ * A device's callbacks against the kernel's: all agree (0); the kernel's
+ * figure alone larger (2: an interrupted window, real_device_timing
+ * repeats the cycle); the trace's larger, or another errno (1: no repeat
+ * explains it).
+ */
+TEST_F(cyc, device_agrees_or_says_how_not)
+{
+	struct devpm_pm_prints pr = { 0 };
+	struct devpm_pm_print *w;
+	const char *dev = "0000:00:04.0";
+	char why[256], kern[256];
+
+	ASSERT_EQ(0, load(self->e, "qemu-6.1/s2idle-cycle.txt"));
+	ASSERT_EQ(0, devpm_sleep_cycle_parse(self->e->ev, self->e->n,
+					     &self->c));
+	ASSERT_EQ(0, load_kmsg(&pr, "qemu-6.1/s2idle-cycle-kmsg.txt"));
+	why[0] = '\0';
+	EXPECT_EQ(0, devpm_pm_print_dev_agree(&self->c, &pr, dev, kern,
+					      sizeof(kern), why, sizeof(why)))
+		TH_LOG("%s", why);
+	EXPECT_NE(NULL, strstr(kern, "suspend=6023")) TH_LOG("%s", kern);
+	w = (struct devpm_pm_print *)devpm_pm_print_for(&pr, &self->c,
+			devpm_sleep_cb(&self->c, DEVPM_PH_SUSPEND, dev));
+	ASSERT_NE(NULL, w);
+	/* The CI run's ata17: the kernel's window held a 1.5 ms stall. */
+	w->usecs += 1500;
+	EXPECT_EQ(2, devpm_pm_print_dev_agree(&self->c, &pr, dev, kern,
+					      sizeof(kern), why, sizeof(why)));
+	EXPECT_STREQ("suspend pci_pm_suspend: trace 6001 us, kernel 7523 us (differ by 1522, limit 1252)",
+		     why);
+	/* ... and an errno the trace did not see: no repeat for that. */
+	w->err = -5;
+	EXPECT_EQ(1, devpm_pm_print_dev_agree(&self->c, &pr, dev, kern,
+					      sizeof(kern), why, sizeof(why)));
+	/* The trace's larger: its window is inside the kernel's. */
+	w->err = 0;
+	w->usecs = 3000;
+	EXPECT_EQ(1, devpm_pm_print_dev_agree(&self->c, &pr, dev, kern,
+					      sizeof(kern), why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "trace 6001 us, kernel 3000 us"))
+		TH_LOG("%s", why);
+	devpm_pm_prints_free(&pr);
+}
+
 TEST_HARNESS_MAIN

@@ -112,6 +112,9 @@ FIXTURE(sleep) {
 	struct devpm_sleep_cycle on, off;	/* pm_async 1 and 0 */
 	struct devpm_sleep_cycle c;		/* the platform cases' */
 	struct devpm_pm_prints pr;
+	struct devpm_sleep_cycle c2;	/* real_device_timing's repeat */
+	struct devpm_pm_prints pr2;
+	bool repeated;			/* c2 and pr2 hold a real cycle */
 	struct devpm_qemu_quiet q;	/* the bench's unbound controllers */
 	bool quiet;			/* q holds some: bind them back */
 	char why[512];
@@ -126,6 +129,9 @@ FIXTURE_SETUP(sleep)
 	memset(&self->off, 0, sizeof(self->off));
 	memset(&self->c, 0, sizeof(self->c));
 	memset(&self->pr, 0, sizeof(self->pr));
+	memset(&self->c2, 0, sizeof(self->c2));
+	memset(&self->pr2, 0, sizeof(self->pr2));
+	self->repeated = false;
 	memset(&self->q, 0, sizeof(self->q));
 	self->quiet = false;
 	self->why[0] = '\0';
@@ -137,6 +143,8 @@ FIXTURE_TEARDOWN(sleep)
 	devpm_sleep_cycle_free(&self->off);
 	devpm_sleep_cycle_free(&self->c);
 	devpm_pm_prints_free(&self->pr);
+	devpm_sleep_cycle_free(&self->c2);
+	devpm_pm_prints_free(&self->pr2);
 	devpm_kmsg_close(self->k);
 	devpm_trace_stop(self->t);
 	/* The controllers first, and every USB and SCSI device back. */
@@ -940,54 +948,48 @@ static void phase_list(const struct devtime *d, char *buf, size_t len)
 					 (unsigned long long)d->us[ph]);
 }
 
-/*
- * Every traced callback of dev outside prepare/complete against the
- * kernel's record: 0 all agree, 1 not (why says the first that does
- * not).  kern gets "phase=us ..." of the kernel's figures.
- */
-static int agree(const struct devpm_sleep_cycle *c,
-		 const struct devpm_pm_prints *pr, const char *dev,
-		 char *kern, size_t klen, char *why, size_t len)
+/* Has dev a traced callback outside prepare/complete in c? */
+static bool has_timed(const struct devpm_sleep_cycle *c, const char *dev)
 {
-	size_t i, used = 0;
-	int bad = 0;
-	char w[256];
+	size_t i;
 
-	kern[0] = '\0';
-	for (i = 0; i < c->ncb; i++) {
-		const struct devpm_pm_cb *cb = &c->cb[i];
-		const struct devpm_pm_print *k;
-		const char *ph = devpm_pm_phase_name(cb->phase);
+	for (i = 0; i < c->ncb; i++)
+		if (!strcmp(c->cb[i].dev, dev) &&
+		    c->cb[i].phase != DEVPM_PH_PREPARE &&
+		    c->cb[i].phase != DEVPM_PH_COMPLETE)
+			return true;
+	return false;
+}
 
-		if (strcmp(cb->dev, dev) || cb->phase == DEVPM_PH_PREPARE ||
-		    cb->phase == DEVPM_PH_COMPLETE)
-			continue;
-		k = devpm_pm_print_for(pr, c, cb);
-		if (!k) {
-			if (!bad++)
-				snprintf(why, len, "%s: no pm_print_times record of the kernel for it",
-					 ph);
-			continue;
-		}
-		if (used < klen)
-			used += snprintf(kern + used, klen - used, "%s%s=%llu",
-					 used ? " " : "", ph,
-					 (unsigned long long)k->usecs);
-		if (devpm_pm_print_agree(devpm_pm_cb_dur(cb), k->usecs, w,
-					 sizeof(w))) {
-			if (!bad++)
-				snprintf(why, len, "%s %s: %s", ph, k->func, w);
-		} else if (k->pid && k->pid != cb->pid) {
-			if (!bad++)
-				snprintf(why, len, "%s: the kernel ran it in pid %d, the trace says lane %d",
-					 ph, k->pid, cb->pid);
-		} else if (k->err != cb->err) {
-			if (!bad++)
-				snprintf(why, len, "%s: the kernel says it returned %d, the trace %d",
-					 ph, k->err, cb->err);
-		}
+/*
+ * real_device_timing's second real cycle, into c2 and pr2, made only
+ * when a device disagreed by the kernel's figure alone.  0 or -1 (why).
+ */
+static int repeat_cycle(struct _test_data_sleep *self, char *why,
+			size_t len)
+{
+	uint64_t wall;
+	int ret;
+
+	if (devpm_platform_wake_arm("freeze", why, len))
+		return -1;
+	if (devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c2)) {
+		snprintf(why, len, "%s", devpm_error());
+		return -1;
 	}
-	return bad ? 1 : 0;
+	if (ret) {
+		snprintf(why, len, "s2idle: %s", strerror(-ret));
+		return -1;
+	}
+	if (devpm_kmsg_drain(self->k, devpm_pm_prints_line, &self->pr2) < 0) {
+		snprintf(why, len, "kmsg: %s", devpm_error());
+		return -1;
+	}
+	devpm_note("repeat cycle %llu ms: %zu callbacks, %zu kernel records",
+		   (unsigned long long)wall / 1000, self->c2.ncb,
+		   self->pr2.n);
+	self->repeated = true;
+	return 0;
 }
 
 /* The figures of cycle_phases.h as a note prints them. */
@@ -1018,8 +1020,8 @@ static void agree_one(struct devpm_dev_block *b, void *arg)
 	int ph, r;
 
 	phase_list(d, list, sizeof(list));
-	r = agree(&self->c, &self->pr, d->dev, kern, sizeof(kern), why,
-		  sizeof(why));
+	r = devpm_pm_print_dev_agree(&self->c, &self->pr, d->dev, kern,
+				     sizeof(kern), why, sizeof(why));
 	devpm_note("%s (%s): trace %s; kernel %s", d->dev,
 		   d->driver[0] ? d->driver : "-", list,
 		   kern[0] ? kern : "none");
@@ -1033,6 +1035,29 @@ static void agree_one(struct devpm_dev_block *b, void *arg)
 	}
 	if (!r)
 		return;
+	/*
+	 * The kernel's figure alone larger: its window (calltime before
+	 * trace_device_pm_callback_start, rettime after _end, in
+	 * drivers/base/power/main.c dpm_run_callback()) was interrupted
+	 * outside the callback, by the guest or by the host stalling the
+	 * vCPU (ata17: trace 38 us, kernel 1515 us in one CI run).  Such a
+	 * gap does not come back for the same callback: the device fails
+	 * only when the repeat cycle disagrees too.
+	 */
+	if (r == 2 && self->repeated && has_timed(&self->c2, d->dev)) {
+		char why2[512];
+
+		r = devpm_pm_print_dev_agree(&self->c2, &self->pr2, d->dev,
+					     kern, sizeof(kern), why2,
+					     sizeof(why2));
+		if (!r) {
+			devpm_note("%s: cycle 1: %s; the repeat cycle agrees (kernel %s)",
+				   d->dev, why, kern);
+			return;
+		}
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 "; repeat cycle: %s", why2);
+	}
 	/*
 	 * Records overwritten before they were read (a ring too small for
 	 * ~2 lines per callback) make the kernel's side incomplete: no
@@ -1129,6 +1154,23 @@ TEST_F(sleep, real_device_timing)
 		devpm_metric("-", "resume_over_suspend",
 			     (double)devpm_cycle_side_us(&self->c, false) /
 			     devpm_cycle_side_us(&self->c, true));
+
+	/* A disagreement by the kernel's figure alone gets a repeat cycle. */
+	for (i = 0; i < n; i++) {
+		char kern[512];
+
+		if (d[i].timed &&
+		    devpm_pm_print_dev_agree(&self->c, &self->pr, d[i].dev,
+					     kern, sizeof(kern), why,
+					     sizeof(why)) == 2)
+			break;
+	}
+	if (i < n) {
+		devpm_note("%s: the kernel's figure alone is larger: a repeat cycle decides",
+			   d[i].dev);
+		if (repeat_cycle(self, why, sizeof(why)))
+			devpm_note("repeat cycle not made: %s", why);
+	}
 
 	devpm_sub_begin(&sub, "real_device_timing");
 	for (i = 0; i < n; i++) {
