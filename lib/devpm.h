@@ -55,6 +55,7 @@
 #include "cycle_phases.h"
 #include "cycle_cache.h"
 #include "scsi_disk_set.h"
+#include "probe_idle.h"
 
 #define DEVPM_VERSION "0.1.0"
 

@@ -134,6 +134,19 @@ int devpm_mock_delete(int id)
 	return ctl_write("delete_device", num);
 }
 
+/* Not journaled: an action, nothing to put back (mock.h). */
+int devpm_mock_reprobe(int id)
+{
+	char num[16];
+	int r;
+
+	r = check_id(id);
+	if (r)
+		return r;
+	snprintf(num, sizeof(num), "%d", id);
+	return ctl_write("reprobe", num);
+}
+
 int devpm_mock_path(int id, char *buf, size_t len)
 {
 	char link[DEVPM_PATH_MAX];

@@ -65,6 +65,13 @@ int devpm_mock_load(bool cpuidle, char *why, size_t len);
 /* Create devpm_mock.ID (journaled delete); opts NULL = defaults. */
 int devpm_mock_create(int id, const struct devpm_mock_opts *opts);
 int devpm_mock_delete(int id);
+/*
+ * Unbind devpm_mock.ID's driver and probe it again (the control device's
+ * reprobe: drivers/base/bus.c device_reprobe()); 0 once it is bound
+ * again, -errno (devpm_error() says so) when not.  Not journaled: an
+ * action, with nothing to put back.
+ */
+int devpm_mock_reprobe(int id);
 /* Kernel path of the device directory, e.g. for devpm_dev_open(). */
 int devpm_mock_path(int id, char *buf, size_t len);
 int devpm_mock_dev(int id, struct devpm_dev *d);

@@ -515,8 +515,7 @@ static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 	return 1;
 }
 
-/* A reason the diagnosis names that the kernel honours: not a bug. */
-static bool named_reason(const struct devpm_diag *g)
+bool devpm_verdict_honoured(const struct devpm_diag *g)
 {
 	int i;
 
@@ -553,7 +552,7 @@ static int rule_suspend(const struct devpm_base_dev *b, struct devpm_dev *d,
 	if (r < 0)
 		return 0;
 	devpm_diagnose(d, &g);
-	if (named_reason(&g))
+	if (devpm_verdict_honoured(&g))
 		return 0;
 	delay = d->rpm.have_autosuspend && d->rpm.autosuspend_delay_ms > 0 ?
 		d->rpm.autosuspend_delay_ms : 0;
@@ -562,7 +561,7 @@ static int rule_suspend(const struct devpm_base_dev *b, struct devpm_dev *d,
 	if (r != -ETIMEDOUT)
 		return 0;
 	devpm_diagnose(d, &g);
-	if (named_reason(&g))
+	if (devpm_verdict_honoured(&g))
 		return 0;
 	devpm_diag_line(&g, line, sizeof(line));
 	snprintf(why, len,

@@ -106,6 +106,15 @@ struct devpm_event;
 void devpm_verdict_event(const struct devpm_event *ev);
 void devpm_verdict_forget(void);
 
+/*
+ * Whether the diagnosis names a reason the kernel honours (control=on, an
+ * active child, a resume-latency request of 0, runtime PM disabled, no
+ * driver, a negative autosuspend delay): a device held so is no driver's
+ * bug, for the suspend rule and for rule 6 (probe_idle.h).
+ */
+struct devpm_diag;
+bool devpm_verdict_honoured(const struct devpm_diag *g);
+
 /* The first failure devpm_verdict_case_end() printed ("" none). */
 const char *devpm_verdict_first(void);
 

@@ -537,19 +537,39 @@ if [ $planted = 1 ]; then
 	want() {
 		grep -Eq "$1" "$k" || bad="${bad:+$bad; }missing: $2"
 	}
-	want '^            ok 1 devpm_mock\.0$' "idle pass of the clean mock"
+	# A line of case C: under the innermost "# Subtest: C" open.  awk
+	# reads -v values with escapes: patterns say [.], not \.
+	want_in() { # C ERE what
+		awk -v c="$1" -v re="$2" '/# Subtest: /{cur=$NF}
+			cur==c && $0 ~ re {f=1} END {exit !f}' "$k" ||
+			bad="${bad:+$bad; }missing in $1: $3"
+	}
+	want_in idle_devices_suspend '^            ok 1 devpm_mock[.]0$' "idle pass of the clean mock"
 	want '^        ok 1 idle_devices_suspend$' "idle_devices_suspend pass"
-	want '^            ok 1 devpm_mock\.0$' "clean mock passes the cycles"
+	want_in suspends_after_probe '^            ok 1 devpm_mock[.]0$' "the clean mock passes suspends_after_probe"
+	want_in suspends_after_probe '^            # devpm_mock[.]5 [(]driver devpm_mock[)]: still active [0-9]+ ms after its probe returned, limit 2100 ms [(]autosuspend_delay_ms 100 [+] 2000[)]: usage 1 held' "devpm_mock.5's reason (device, driver, time waited, limit, hold)"
+	want_in suspends_after_probe '^            not ok 5 devpm_mock[.]5$' "devpm_mock.5 (probe_ref=late) FAIL"
+	want '^        not ok 2 suspends_after_probe$' "suspends_after_probe FAIL"
+	# The teardown's note; results.ktap keeps no case-level "# " line
+	# but the first failure and METRICs, the program's stream has it.
+	grep -Eq '^OUT [0-9]+ # devpm_mock\.5 deleted by the journal restore$' \
+		"$RUN_DIR/stream.log" ||
+		bad="${bad:+$bad; }missing: devpm_mock.5 gone after the case (stream.log)"
+	want_in usage_balanced_after_cycles '^            ok 1 devpm_mock[.]0$' "clean mock passes the cycles"
 	want '^            # devpm_mock\.1 .*usage' "devpm_mock.1's drift named"
 	want '^            not ok 2 devpm_mock\.1$' "devpm_mock.1 (leak_on_resume) FAIL"
 	want 'devpm_mock\.2 \(driver devpm_mock\): runtime_status=error: runtime_resume callback failed, rpm_resume returned -5 \(EIO\)' "devpm_mock.2's callback and errno"
 	want '^            not ok 3 devpm_mock\.2$' "devpm_mock.2 (runtime_resume_eio) FAIL"
 	want 'devpm_mock\.3 \(driver devpm_mock\): runtime_status=error: runtime_suspend callback failed, rpm_suspend returned -5 \(EIO\)' "devpm_mock.3's callback and errno"
 	want '^            not ok 4 devpm_mock\.3$' "devpm_mock.3 (runtime_suspend_eio) FAIL"
-	want '^        not ok 2 usage_balanced_after_cycles$' "usage_balanced_after_cycles FAIL"
+	want '^        not ok 3 usage_balanced_after_cycles$' "usage_balanced_after_cycles FAIL"
 	want '^        ok 1 leak_unnoticed$' "the leaker's own case passes"
 	want 'devpm_mock\.4 \(driver devpm_mock\): usage count 1 \(control=auto\) above its baseline 0' "devpm_mock.4's leak named by the re-check"
 	want '^        not ok 1 devices_at_baseline$' "final re-check FAIL"
+	# devpm_mock.5 lives in suspends_after_probe only (journaled).
+	if awk '/# Subtest: /{cur=$NF} cur!="suspends_after_probe" && /devpm_mock[.]5([^0-9]|$)/ {f=1} END {exit !f}' "$k"; then
+		bad="${bad:+$bad; }devpm_mock.5 named outside suspends_after_probe"
+	fi
 	if grep -Eq '^ *not ok [0-9]+ devpm_mock\.0$' "$k"; then
 		bad="${bad:+$bad; }the clean devpm_mock.0 failed"
 	fi
@@ -557,7 +577,7 @@ if [ $planted = 1 ]; then
 		echo "  planted bugs FAILED: $bad"
 		exit 1
 	fi
-	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the leaker's leak failed the final re-check"
+	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the leaker's leak failed the final re-check"
 	exit 0
 fi
 

@@ -41,6 +41,7 @@ FIXTURE_SETUP(mock)
 	self->tree = tree_new();
 	tree_put(self->tree, CTL "/new_device", "");
 	tree_put(self->tree, CTL "/delete_device", "");
+	tree_put(self->tree, CTL "/reprobe", "");
 	tree_put(self->tree, CTL "/link_add", "");
 	tree_put(self->tree, CTL "/link_del", "");
 	tree_dir(self->tree, "/sys/module/devpm_mock/parameters");
@@ -141,6 +142,22 @@ TEST_F(mock, create_options)
 	/* A zeroed struct for id 0: parent 0 is itself, so none. */
 	ASSERT_EQ(0, devpm_mock_create(0, &(struct devpm_mock_opts){ .async = 1 }));
 	EXPECT_STREQ("0 async=1 wakeup=1", tree_val(self->tree, CTL "/new_device"));
+}
+
+/* An action: the id written to the control device, nothing journaled. */
+TEST_F(mock, reprobe_is_not_journaled)
+{
+	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
+	ASSERT_EQ(0, devpm_mock_reprobe(5));
+	EXPECT_STREQ("5", tree_val(self->tree, CTL "/reprobe"));
+	EXPECT_EQ(-EINVAL, devpm_mock_reprobe(64));
+	EXPECT_STREQ("5", tree_val(self->tree, CTL "/reprobe"));
+	EXPECT_EQ(0, devpm_journal_restore_all());
+	/* Refused (the kernel's -ENODEV: not bound again): named. */
+	unlink(tree_real(self->tree, CTL "/reprobe"));
+	tree_dir(self->tree, CTL "/reprobe");
+	EXPECT_GT(0, devpm_mock_reprobe(5));
+	EXPECT_NE(NULL, strstr(devpm_error(), "devpm_mock reprobe '5'"));
 }
 
 TEST_F(mock, bad_input_is_refused_before_writing)

@@ -10,11 +10,18 @@
  *	devpm_mock.2	runtime_resume_eio		status error: FAIL
  *	devpm_mock.3	runtime_suspend_eio		status error: FAIL
  *
+ * and suspends_after_probe makes devpm_mock.5 with probe_ref=late: the
+ * probe's reference dropped seconds late, so it must fail rule 6 while
+ * the clean 0..3 (no bug planted yet) pass it.
+ *
  * Only `make qemu-planted` boots this program (qemu/run.sh --planted).
  */
 #include "test.h"
 
 #define NMOCK 4
+/* Rule 6's planted bug: probe's reference dropped 3 s after the limit. */
+#define LATE_MOCK	5
+#define LATE_MS		(DEVPM_VERDICT_SUSPEND_MS + 3000)
 
 static const char *const bugs[NMOCK] = {
 	"none", "leak_on_resume", "runtime_resume_eio", "runtime_suspend_eio",
@@ -29,6 +36,7 @@ static const struct devpm_test_info info = {
 
 FIXTURE(planted) {
 	off_t mark;
+	bool late_made;		/* devpm_mock.LATE_MOCK, journaled */
 };
 
 FIXTURE_SETUP(planted)
@@ -38,12 +46,24 @@ FIXTURE_SETUP(planted)
 
 FIXTURE_TEARDOWN(planted)
 {
+	char p[DEVPM_PATH_MAX];
 	int i;
 
 	/* The bugs go; what they did stays for the verdict to see. */
 	for (i = 0; i < NMOCK; i++)
 		devpm_mock_bug(i, "none");
 	devpm_case_teardown(self->mark);
+	/* The restore deletes what the case made: see that it did. */
+	if (!self->late_made)
+		return;
+	if (devpm_mock_path(LATE_MOCK, p, sizeof(p)) != -ENOENT) {
+		TH_LOG("devpm_mock.%d still there after the journal restore",
+		       LATE_MOCK);
+		DEVPM_CASE_FAIL(_metadata);
+	} else {
+		devpm_note("devpm_mock.%d deleted by the journal restore",
+			   LATE_MOCK);
+	}
 }
 
 /* Nothing planted yet: every mock device suspends as at baseline. */
@@ -65,6 +85,61 @@ TEST_F(planted, idle_devices_suspend)
 			devpm_sub_fail(&s, d.name, "%s", w.why);
 		else
 			devpm_sub_pass(&s, d.name, "suspended");
+	}
+	DEVPM_SUB_END(&s);
+}
+
+struct probe_arg {
+	int id;
+	struct devpm_dev d;
+};
+
+static int reprobe_mock(void *arg)
+{
+	return devpm_mock_reprobe(*(const int *)arg);
+}
+
+static void probe_one(struct devpm_dev_block *b, void *arg)
+{
+	struct probe_arg *p = arg;
+	struct devpm_probe_idle res;
+
+	if (devpm_probe_idle(&p->d, reprobe_mock, &p->id, &res))
+		devpm_dev_abort(b, "%s", res.why);
+	devpm_dev_pass(b, "suspended %llu ms after its probe returned (limit %d ms)",
+		       res.waited_ms, res.limit_ms);
+}
+
+/*
+ * Rule 6: after a reprobe every mock must suspend within its delay + the
+ * bound; devpm_mock.5 (journaled, gone at teardown) keeps probe's
+ * reference.  Before usage_balanced_after_cycles: 0..3 are clean here.
+ */
+TEST_F(planted, suspends_after_probe)
+{
+	static const int ids[] = { 0, 1, 2, 3, LATE_MOCK };
+	const struct devpm_mock_opts late = {
+		.parent = DEVPM_MOCK_NO_PARENT, .async = 1,
+		.probe_ref_ms = LATE_MS,
+	};
+	struct probe_arg p;
+	struct devpm_sub s;
+	size_t i;
+
+	devpm_sub_begin(&s, "suspends_after_probe");
+	if (devpm_mock_create(LATE_MOCK, &late))
+		devpm_sub_fail(&s, "devpm_mock", "devpm_mock.%d: %s",
+			       LATE_MOCK, devpm_error());
+	else
+		self->late_made = true;
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		p.id = ids[i];
+		if (devpm_mock_dev(p.id, &p.d) < 0) {
+			devpm_sub_fail(&s, "devpm_mock", "devpm_mock.%d: %s",
+				       p.id, devpm_error());
+			continue;
+		}
+		devpm_dev_run(&s, p.d.name, probe_one, &p);
 	}
 	DEVPM_SUB_END(&s);
 }
