@@ -293,8 +293,9 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 	@KUNIT_PY=$(abspath $(KTREE))/tools/testing/kunit/kunit.py \
 		bash qemu/run.sh O=$(O) --check
 
-# The cases the default PVH boot skips because QEMU cannot resume from S3
-# there (qemu/run.sh: BOOT), on a bzImage boot of their own: each must pass.
+# The S3 cases, which the default PVH run has too, once more on a bzImage
+# boot (qemu/run.sh: BOOT; its kernel comes by fw_cfg, with KASLR, as in a
+# LAVA image): each must pass.
 S3_CASES	:= wakeup/userspace:alarm_wakes_system
 qemu-s3: deps all $(O)/devpm-qemu-agent
 	@BOOT=bzimage SUITES=wakeup TEST='userspace/alarm_wakes_system' \

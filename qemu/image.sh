@@ -18,10 +18,10 @@ mkdir -p "$IMG"
 # use_part FILE: mark an image part as in use; parts of the same kind
 # unused for an hour go (a run that is booting still has its own).
 use_part() {
+	local b=${1##*/}
 	touch "$1"
-	find "$IMG" -maxdepth 1 -name "${1##*/}" -prune -o \
-		-name "$(basename "$1" | sed 's/-[^-]*\.cpio$//')-*.cpio" \
-		-mmin +60 -exec rm -f {} +
+	find "$IMG" -maxdepth 1 -name "$b" -prune -o \
+		-name "${b%-*}-*.${b##*.}" -mmin +60 -exec rm -f {} +
 }
 
 cpio_of() { # dir out
@@ -231,6 +231,53 @@ build_pad() {
 		rm -rf "$st"
 	fi
 	use_part "$PAD"
+}
+
+# build_pvh: sets PVH_ENTRY and PVH_RAM, the PVH boot of VMLINUX in a
+# form that survives an S3 wake.  QEMU loads a -kernel ELF as ROM blobs
+# and writes them again at every system reset, and the wake from S3 is
+# one (hw/i386/pc.c: pc_machine_wakeup() resets the machine,
+# hw/core/loader.c: rom_reset()): the whole image, .bss and .brk
+# included, went back to the file's contents under the resuming kernel,
+# and the trampoline's page tables (in .brk) with it - a page fault at
+# the first fetch after paging is on, a triple fault, QEMU exits.
+# So the kernel's segments go into the guest's RAM by a file it is
+# backed by (PVH_RAM: memory-backend-file, share=off, a private copy),
+# placed at their physical addresses; -kernel gets only PVH_ENTRY, the
+# vmlinux with nothing but .notes: its PVH entry note, and one segment
+# that rewrites .notes with the same bytes (read-only after boot).
+build_pvh() {
+	local key mem=$PROFILE_MEMORY off pa fs ms
+	case $mem in
+	*[!0-9]*) ;;
+	*) mem=${mem}M ;;
+	esac
+	key=$(inputs_key "$VMLINUX" "memory=$mem")
+	PVH_ENTRY=$IMG/pvh-entry-$key.elf
+	PVH_RAM=$IMG/pvh-ram-$key.img
+	PVH_MEM=$mem
+	if [ ! -s "$PVH_ENTRY" ] || [ ! -s "$PVH_RAM" ]; then
+		objcopy --only-section=.notes "$VMLINUX" "$PVH_ENTRY.tmp" \
+			2>/dev/null && has_pvh_note "$PVH_ENTRY.tmp" ||
+			die "cannot make the PVH entry ELF of $VMLINUX with objcopy (binutils; make deps)"
+		rm -f "$PVH_RAM.tmp"
+		truncate -s "$mem" "$PVH_RAM.tmp" ||
+			die "cannot make $PVH_RAM.tmp of $mem"
+		readelf -lW "$VMLINUX" | awk '$1 == "LOAD" {print $2, $4, $5, $6}' |
+		while read -r off pa fs ms; do
+			[ $((pa + ms)) -le "$(stat -c %s "$PVH_RAM.tmp")" ] ||
+				die "$VMLINUX: a segment ends at $((pa + ms)), beyond the guest's $mem of RAM; give the profile more PROFILE_MEMORY"
+			dd if="$VMLINUX" of="$PVH_RAM.tmp" bs=1M status=none \
+				iflag=skip_bytes,count_bytes oflag=seek_bytes \
+				skip=$((off)) seek=$((pa)) count=$((fs)) \
+				conv=notrunc,sparse ||
+				die "cannot copy $VMLINUX's segments into $PVH_RAM.tmp"
+		done || exit 2
+		mv "$PVH_ENTRY.tmp" "$PVH_ENTRY" && mv "$PVH_RAM.tmp" "$PVH_RAM" ||
+			die "cannot write $PVH_RAM"
+	fi
+	use_part "$PVH_ENTRY"
+	use_part "$PVH_RAM"
 }
 
 build_conf() {

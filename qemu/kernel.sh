@@ -43,11 +43,6 @@ extract_vmlinux() { # bzImage out
 	return 1
 }
 
-# A PVH-bootable vmlinux carries the Xen PHYS32_ENTRY note (type 0x12).
-has_pvh_note() {
-	readelf -n "$1" 2>/dev/null | grep -q 'Xen.*0x00000012'
-}
-
 write_env() { # kver bzimage vmlinux moddir kconfig kheaders desc
 	{
 		printf 'KVER=%q\nBZIMAGE=%q\nVMLINUX=%q\n' "$1" "$2" "$3"

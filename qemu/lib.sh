@@ -51,3 +51,8 @@ inputs_key() {
 elapsed() {
 	awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 }
+
+# A PVH-bootable vmlinux carries the Xen PHYS32_ENTRY note (type 0x12).
+has_pvh_note() {
+	readelf -n "$1" 2>/dev/null | grep -q 'Xen.*0x00000012'
+}

@@ -92,7 +92,7 @@ done
 BOOT=${BOOT:-pvh}
 case $BOOT in
 pvh|bzimage) ;;
-*) die "BOOT=$BOOT: use BOOT=pvh (fast, no S3 resume) or BOOT=bzimage" ;;
+*) die "BOOT=$BOOT: use BOOT=pvh (the vmlinux by PVH, faster) or BOOT=bzimage" ;;
 esac
 case ${ACCEL:-} in
 ''|kvm|tcg) ;;
@@ -149,6 +149,11 @@ if [ $bench = 1 ]; then
 	build_devpm bench "$BENCH_SRC"
 	BENCH_PART=$PART
 fi
+if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
+	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
+	BOOT=bzimage
+fi
+[ $BOOT = pvh ] && [ -z "$image_dir" ] && build_pvh
 flock -u 9
 
 # --image=DIR: the kernel and an initramfs whose /init gives LAVA a shell.
@@ -168,12 +173,8 @@ if [ -n "$image_dir" ]; then
 	exit 0
 fi
 
-if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
-	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
-	BOOT=bzimage
-fi
 KIMAGE=$BZIMAGE
-[ $BOOT = pvh ] && KIMAGE=$VMLINUX
+[ $BOOT = pvh ] && KIMAGE=$PVH_ENTRY
 
 # --- the QEMU command line --------------------------------------------------
 
@@ -199,6 +200,10 @@ qemu_cmd() {
 	       -smp 1 -nodefaults -no-user-config -display none -no-reboot
 	       -kernel "$KIMAGE" -initrd "$1" -append "$CMDLINE"
 	       -chardev socket,id=con,path=console.sock -serial chardev:con)
+	# PVH: the kernel's segments come with the RAM (image.sh: build_pvh).
+	[ $BOOT = pvh ] &&
+		qarg -object "memory-backend-file,id=pvhram,size=$PVH_MEM,mem-path=$PVH_RAM,share=off" \
+		     -machine memory-backend=pvhram
 	if [ "$2" = kvm ]; then
 		qarg -accel kvm -cpu host
 	else

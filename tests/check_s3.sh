@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # check_s3.sh RESULTS_DIR CASE...: each case ran and passed in that run's
-# summary.json.  `make qemu-s3` boots the bzImage only for the cases the
-# default PVH boot must skip (S3 resume: qemu/run.sh), so that `make
-# check` runs them every time; a skip there is a failure.
+# summary.json.  `make qemu-s3` boots the bzImage for the S3 cases (the
+# default run boots by PVH, whose S3 resume takes another path:
+# qemu/image.sh, build_pvh), so that `make check` runs them on both
+# boots; a skip there is a failure.
 set -eu
 dir=$1
 shift
