@@ -122,7 +122,8 @@ int devpm_mock_create(int id, const struct devpm_mock_opts *opts)
 	return devpm_journal_undo_write(del, num);
 }
 
-int devpm_mock_delete(int id)
+/* Write a mock device's ID to one of the control device's attributes. */
+static int ctl_write_id(const char *attr, int id)
 {
 	char num[16];
 	int r;
@@ -131,20 +132,18 @@ int devpm_mock_delete(int id)
 	if (r)
 		return r;
 	snprintf(num, sizeof(num), "%d", id);
-	return ctl_write("delete_device", num);
+	return ctl_write(attr, num);
+}
+
+int devpm_mock_delete(int id)
+{
+	return ctl_write_id("delete_device", id);
 }
 
 /* Not journaled: an action, nothing to put back (mock.h). */
 int devpm_mock_reprobe(int id)
 {
-	char num[16];
-	int r;
-
-	r = check_id(id);
-	if (r)
-		return r;
-	snprintf(num, sizeof(num), "%d", id);
-	return ctl_write("reprobe", num);
+	return ctl_write_id("reprobe", id);
 }
 
 int devpm_mock_path(int id, char *buf, size_t len)
