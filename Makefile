@@ -71,7 +71,7 @@ UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
-	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 install clean \
+	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 qemu-lost install clean \
 	bench-audit qemu-bench \
 	headers fixtures emit_tests run_tests ksft-runner
 
@@ -305,6 +305,17 @@ qemu-s3: deps all $(O)/devpm-qemu-agent
 qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
 	@bash qemu/run.sh O=$(O) --planted
 
+# The wakeup suite's negative control (docs/suites/wakeup.md): devpm_mock's
+# lost_wakeup bug must make the sweep and the stress FAIL, the lost events
+# counted.  run.sh exits 1 for those failures; 2 (an error) still stops.
+LOST_CASES	:= wakeup/events:event_during_freeze_sweep \
+		   wakeup/stress:stress_random_injection
+qemu-lost: deps all $(O)/devpm-qemu-agent
+	@rc=0; DEVPM_MOCK_BUG=lost_wakeup DEVPM_STRESS_CYCLES=30 SUITES=wakeup \
+		TEST='*s[wt][er]*[pn]' bash qemu/run.sh O=$(O) || rc=$$?; \
+		[ $$rc -le 1 ] || exit $$rc
+	@sh tests/check_lost.sh results/latest $(LOST_CASES)
+
 # The bench suite (bench/README) in the QEMU image: trace on/off.
 qemu-bench: deps all $(O)/devpm-qemu-agent $(BENCH_PROG_BIN)
 	@bash qemu/run.sh O=$(O) --bench
@@ -317,6 +328,7 @@ check: check-unit lint check-results fuzz check-deb qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 	@$(MAKE) --no-print-directory qemu-planted
 	@$(MAKE) --no-print-directory qemu-s3
+	@$(MAKE) --no-print-directory qemu-lost
 
 # The LAVA files (lava/) run by Debian's lava-run on this machine; not
 # part of check (minutes of TCG; see lava/check.sh).
