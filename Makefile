@@ -300,7 +300,7 @@ S3_CASES	:= wakeup/userspace:alarm_wakes_system
 qemu-s3: deps all $(O)/devpm-qemu-agent
 	@BOOT=bzimage SUITES=wakeup TEST='userspace/alarm_wakes_system' \
 		bash qemu/run.sh O=$(O)
-	@sh tests/check_s3.sh results/latest $(S3_CASES)
+	@sh tests/check_cases.sh pass results/latest $(S3_CASES)
 
 qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
 	@bash qemu/run.sh O=$(O) --planted
@@ -314,7 +314,7 @@ qemu-lost: deps all $(O)/devpm-qemu-agent
 	@rc=0; DEVPM_MOCK_BUG=lost_wakeup DEVPM_STRESS_CYCLES=30 SUITES=wakeup \
 		TEST='*s[wt][er]*[pn]' bash qemu/run.sh O=$(O) || rc=$$?; \
 		[ $$rc -le 1 ] || exit $$rc
-	@sh tests/check_lost.sh results/latest $(LOST_CASES)
+	@sh tests/check_cases.sh lost results/latest $(LOST_CASES)
 
 # The bench suite (bench/README) in the QEMU image: trace on/off.
 qemu-bench: deps all $(O)/devpm-qemu-agent $(BENCH_PROG_BIN)
