@@ -264,8 +264,10 @@ TEST(linear_in_cases)
 	/*
 	 * Issue #12 finding 8: 60,000 cases took 359 s (each new case
 	 * searched the whole old list).  The bound is CPU time of the
-	 * optimised binary, so a loaded host does not fail it; the
-	 * quadratic version needs over 100 times this bound.
+	 * optimised binary, so a loaded host does not fail it.  The linear
+	 * version took 1.02-1.25 s on a 2-core CI machine (a third of it
+	 * system time, faulting in the parsed trees' pages): 1 s was too
+	 * tight.  The quadratic one needs over 100 times this bound.
 	 */
 	char tmp[PATH_MAX];
 	double cpu;
@@ -278,7 +280,7 @@ TEST(linear_in_cases)
 	/* 60 SLOWER lines: the comparison was made, not skipped. */
 	EXPECT_EQ(1, code);
 	EXPECT_GE(cpu, 0);
-	EXPECT_LE(cpu, 1.0) TH_LOG("compare of 60,000 cases took %.2f s CPU",
+	EXPECT_LE(cpu, 3.0) TH_LOG("compare of 60,000 cases took %.2f s CPU",
 				   cpu);
 	unit_rm_rf(tmp);
 }
