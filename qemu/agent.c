@@ -227,8 +227,16 @@ static void on_console_line(struct agent *a, const char *line)
 		printf("%s\n", line);
 	if (!strcmp(line, "DEVPM-PROBE-OK"))
 		a->probe_ok = true;
-	if (console_guest_exit(line, &code))
+	if (console_guest_exit(line, &code)) {
 		a->guest_exit = code;
+		/*
+		 * The guest says its exit code after its results and its
+		 * sync: nothing more is to come, and its poweroff may hang
+		 * (after S3) or take a while.
+		 */
+		if (a->status == ST_DONE)
+			stop_qemu(a, 0);
+	}
 	if (crash) {
 		/* Keep the first oops line and the first panic line. */
 		if (!a->crash[0] || (fatal && !a->crash_fatal))
@@ -268,8 +276,13 @@ static void on_results_line(struct agent *a, const char *line)
 		break;
 	case REC_DONE:
 		a->done_code = rec.value;
-		/* After an S3 cycle poweroff hangs: do not wait for it. */
-		end_run(a, ST_DONE, a->s3_seen ? AFTER_DONE_S3_S : AFTER_DONE_S,
+		/*
+		 * Stopped when the guest's exit line comes (on_console_line),
+		 * or came first; else after a while: after an S3 cycle
+		 * poweroff hangs.
+		 */
+		end_run(a, ST_DONE, a->guest_exit >= 0 ? 0 :
+			a->s3_seen ? AFTER_DONE_S3_S : AFTER_DONE_S,
 			"run complete, exit %d", rec.value);
 		break;
 	default:

@@ -16,8 +16,9 @@
 
 #define LINE_MAX_LEN	8192
 #define QMP_TIMEOUT_MS	3000
+/* After DONE, when the guest's exit line does not come (it stops at once). */
 #define AFTER_DONE_S	10	/* poweroff -f hangs after S3: then quit */
-#define AFTER_DONE_S3_S	2	/* ... at once when an S3 cycle was seen */
+#define AFTER_DONE_S3_S	2	/* ... sooner when an S3 cycle was seen */
 #define AFTER_PANIC_S	5
 #define QUIT_TO_KILL_S	5
 
