@@ -375,7 +375,9 @@ int devpm_sleep_check_delay(uint64_t measured_us, uint64_t delay_us,
 		 (unsigned long long)measured_us,
 		 (unsigned long long)delay_us, (unsigned long long)delay_us,
 		 (unsigned long long)(delay_us + slack));
-	return measured_us < delay_us || measured_us > delay_us + slack;
+	if (measured_us < delay_us)
+		return 1;
+	return measured_us > delay_us + slack ? 2 : 0;
 }
 
 int devpm_sleep_check_budget(const struct devpm_pm_cb *cb,

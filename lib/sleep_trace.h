@@ -133,8 +133,8 @@ int devpm_sleep_check_before(const struct devpm_sleep_cycle *c,
 /*
  * A measured callback time against a configured delay: it must lie in
  * [delay, delay + max(20 %, 5 ms)] (a mock callback sleeps at least its
- * delay; the rest is scheduling).  0 inside, 1 outside (why has value
- * and limits).
+ * delay; the rest is scheduling).  0 inside, 1 shorter, 2 longer (why
+ * has value and limits).
  */
 int devpm_sleep_check_delay(uint64_t measured_us, uint64_t delay_us,
 			    char *why, size_t len);

@@ -323,6 +323,71 @@ static int bench_cycle(struct devpm_trace *t, const char *level,
 	return 0;
 }
 
+/* The devices the pm_async=0 cycle judges: the NPAR devices, the link. */
+static bool judged_sync(int id)
+{
+	return id < PAR0 + NPAR || id == LINK_CON || id == LINK_SUP;
+}
+
+/*
+ * Callbacks of the bench devices the cycle judges (sync_only: those of
+ * the pm_async=0 cycle) that took longer than their delay allows: the
+ * number, the first in why.  Shorter is never counted here.
+ */
+static int bench_too_long(const struct devpm_sleep_cycle *c, bool sync_only,
+			  char *why, size_t len)
+{
+	const struct devpm_pm_cb *cb;
+	char w[256];
+	int id, ph, bad = 0;
+
+	for (id = 0; id < NBENCH; id++) {
+		if (sync_only && !judged_sync(id))
+			continue;
+		for (ph = 0; ph < 2; ph++) {
+			enum devpm_pm_phase p = ph ? DEVPM_PH_RESUME :
+						DEVPM_PH_SUSPEND;
+
+			cb = devpm_sleep_cb(c, p, nm(id));
+			if (!cb || devpm_sleep_check_delay(devpm_pm_cb_dur(cb),
+							   bench[id].us, w,
+							   sizeof(w)) != 2)
+				continue;
+			if (!bad++)
+				snprintf(why, len, "%s %s: %s", nm(id),
+					 devpm_pm_phase_name(p), w);
+		}
+	}
+	return bad;
+}
+
+/*
+ * bench_cycle(), and once more when a judged callback took longer than
+ * its delay allows: under TCG on a shared host a descheduled vCPU
+ * lengthens one callback of one cycle (devpm_mock.8's 5 ms resume took
+ * 12.9 ms once).  The cases judge the second cycle, so a callback that
+ * is slow every time still fails them; a short one is never retaken.
+ */
+static int bench_cycle_judged(struct devpm_trace *t, const char *level,
+			      const char *pm_async, const char *cycle,
+			      const char *key, struct devpm_sleep_cycle *c,
+			      char *why, size_t len)
+{
+	char name[128], w[512];
+	int n;
+
+	if (bench_cycle(t, level, pm_async, cycle, key, c, why, len))
+		return -1;
+	n = bench_too_long(c, !strcmp(pm_async, "0"), w, sizeof(w));
+	if (!n)
+		return 0;
+	devpm_note("%s: %d callback(s) longer than the delay allows, first %s: the cases judge one more cycle",
+		   cycle, n, w);
+	devpm_sleep_cycle_free(c);
+	snprintf(name, sizeof(name), "%s.again", cycle);
+	return bench_cycle(t, level, pm_async, name, key, c, why, len);
+}
+
 /*
  * The bench devices' callbacks without delay, but for those the cycle
  * to come judges (keep_sync: the NPAR devices and the link, all the
@@ -334,8 +399,7 @@ static int bench_quiet(bool keep_sync, char *why, size_t len)
 	int id;
 
 	for (id = 0; id < NBENCH; id++) {
-		if (keep_sync && (id < PAR0 + NPAR || id == LINK_CON ||
-				  id == LINK_SUP))
+		if (keep_sync && judged_sync(id))
 			continue;
 		if (devpm_mock_set_cb(id, DEVPM_MOCK_SUSPEND, 0, 0) ||
 		    devpm_mock_set_cb(id, DEVPM_MOCK_RESUME, 0, 0)) {
@@ -438,13 +502,13 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 		return 1;
 	}
 	snprintf(cyc, sizeof(cyc), "%s.async", casename);
-	if (bench_cycle(self->t, "platform", "1", cyc, "on", &self->on,
-			self->why, sizeof(self->why)))
+	if (bench_cycle_judged(self->t, "platform", "1", cyc, "on", &self->on,
+			       self->why, sizeof(self->why)))
 		return -1;
 	snprintf(cyc, sizeof(cyc), "%s.sync", casename);
 	if (bench_quiet(true, self->why, sizeof(self->why)) ||
-	    bench_cycle(self->t, "devices", "0", cyc, "off", &self->off,
-			self->why, sizeof(self->why)))
+	    bench_cycle_judged(self->t, "devices", "0", cyc, "off",
+			       &self->off, self->why, sizeof(self->why)))
 		return -1;
 	if (bench_quiet(false, self->why, sizeof(self->why)))
 		return -1;
