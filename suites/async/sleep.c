@@ -296,30 +296,28 @@ static int run_cycle(struct devpm_trace *t, const char *level,
 	return 0;
 }
 
-/* One bench cycle at level with pm_async, saved under key. */
+/* One bench cycle at level with pm_async, its meta in m. */
 static int bench_cycle(struct devpm_trace *t, const char *level,
 		       const char *pm_async, const char *cycle,
-		       const char *key, struct devpm_sleep_cycle *c,
+		       struct devpm_sleep_cycle *c, struct devpm_cycle_meta *m,
 		       char *why, size_t len)
 {
-	struct devpm_cycle_meta m;
 	int r;
 
 	if (devpm_knob_write("/sys/power/pm_async", pm_async)) {
 		snprintf(why, len, "%s", devpm_error());
 		return -1;
 	}
-	if (run_cycle(t, level, "freeze", cycle, c, &m, &r, why, len))
+	if (run_cycle(t, level, "freeze", cycle, c, m, &r, why, len))
 		return -1;
-	if (m.ret || r) {
+	if (m->ret || r) {
 		snprintf(why, len, "pm_test=%s cycle with pm_async=%s: %s",
 			 level, pm_async,
-			 m.ret ? strerror(-m.ret) : devpm_error());
+			 m->ret ? strerror(-m->ret) : devpm_error());
 		return -1;
 	}
 	devpm_note("%s: pm_test=%s, pm_async=%s, cycle %llu ms, %zu callbacks of mock devices",
-		   cycle, level, pm_async, m.wall_us / 1000, c->ncb);
-	devpm_cycle_cache_save(key, c, &m);
+		   cycle, level, pm_async, m->wall_us / 1000, c->ncb);
 	return 0;
 }
 
@@ -365,27 +363,32 @@ static int bench_too_long(const struct devpm_sleep_cycle *c, bool sync_only,
  * bench_cycle(), and once more when a judged callback took longer than
  * its delay allows: under TCG on a shared host a descheduled vCPU
  * lengthens one callback of one cycle (devpm_mock.8's 5 ms resume took
- * 12.9 ms once).  The cases judge the second cycle, so a callback that
- * is slow every time still fails them; a short one is never retaken.
+ * 12.9 ms once).  The cycle the cases judge, the second if one was made,
+ * is saved under key: a callback that is slow every time still fails
+ * them; a short one is never retaken.
  */
 static int bench_cycle_judged(struct devpm_trace *t, const char *level,
 			      const char *pm_async, const char *cycle,
 			      const char *key, struct devpm_sleep_cycle *c,
 			      char *why, size_t len)
 {
+	struct devpm_cycle_meta m;
 	char name[128], w[512];
 	int n;
 
-	if (bench_cycle(t, level, pm_async, cycle, key, c, why, len))
+	if (bench_cycle(t, level, pm_async, cycle, c, &m, why, len))
 		return -1;
 	n = bench_too_long(c, !strcmp(pm_async, "0"), w, sizeof(w));
-	if (!n)
-		return 0;
-	devpm_note("%s: %d callback(s) longer than the delay allows, first %s: the cases judge one more cycle",
-		   cycle, n, w);
-	devpm_sleep_cycle_free(c);
-	snprintf(name, sizeof(name), "%s.again", cycle);
-	return bench_cycle(t, level, pm_async, name, key, c, why, len);
+	if (n) {
+		devpm_note("%s: %d callback(s) longer than the delay allows, first %s: the cases judge one more cycle",
+			   cycle, n, w);
+		devpm_sleep_cycle_free(c);
+		snprintf(name, sizeof(name), "%s.again", cycle);
+		if (bench_cycle(t, level, pm_async, name, c, &m, why, len))
+			return -1;
+	}
+	devpm_cycle_cache_save(key, c, &m);
+	return 0;
 }
 
 /*
