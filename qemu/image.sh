@@ -40,11 +40,12 @@ modname() {
 # first word of each comma-separated spec.
 suite_modules() { # suites dir
 	local p
+	# One filter for all programs: one per program cost 0.6 s a run.
 	for p in "$1"/*/*; do
 		[ -x "$p" ] && [ -f "$p" ] || continue
-		"$p" --needs 2>/dev/null | sed -n 's/^# NEEDS modules\{0,1\}: *//p' |
-			tr ',' '\n' | awk 'NF {print $1}'
-	done | sort -u
+		"$p" --needs 2>/dev/null
+	done | sed -n 's/^# NEEDS modules\{0,1\}: *//p' | tr ',' '\n' |
+		awk 'NF {print $1}' | sort -u
 }
 
 # build_base: sets BASE to the cpio of busybox, /init and the modules.

@@ -36,14 +36,18 @@ need_space() {
 # Hash of a list of files' names, sizes and times plus extra words: the
 # key that says whether an image part must be rebuilt.
 inputs_key() {
+	local f files=()
+
 	{
 		for f in "$@"; do
 			if [ -e "$f" ]; then
-				stat -L -c '%n %s %Y' "$f"
+				files+=("$f")
 			else
 				printf '%s\n' "$f"
 			fi
 		done
+		# One stat for all: one per file cost 0.17 s a run.
+		[ ${#files[@]} -eq 0 ] || stat -L -c '%n %s %Y' -- "${files[@]}"
 	} | md5sum | cut -c1-16
 }
 
