@@ -56,6 +56,7 @@
 #include "cycle_cache.h"
 #include "scsi_disk_set.h"
 #include "probe_idle.h"
+#include "autosuspend_timer.h"
 
 #define DEVPM_VERSION "0.1.0"
 

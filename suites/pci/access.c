@@ -34,7 +34,6 @@ static const struct devpm_test_info info = {
 #define DISK_CYCLES 4
 #define SPD_ADDR 0x50
 #define AUTOSUSPEND_MS 200
-#define SLACK_MS (AUTOSUSPEND_MS / 4)	/* rpm_suspend()'s hrtimer slack */
 
 /*
  * ACT_CONTROL: no access known through the driver; usage_balanced cycles
@@ -567,113 +566,23 @@ static bool uses_autosuspend(const struct devpm_pci_dev *p, char *why,
 	return false;
 }
 
-/* The kernel's autosuspend timer: armed at the put, and when it fired. */
-struct suspend_timer {
-	uint64_t soft_us, hard_us;	/* expiry range, CLOCK_MONOTONIC */
-	uint64_t fired_us;		/* hrtimer_expire_entry's now */
-};
-
-/* The word after " key=" in a trace line's text ("" if none). */
-static void field(const char *raw, const char *key, char *buf, size_t len)
-{
-	char k[32];
-	const char *v;
-	size_t n;
-
-	snprintf(k, sizeof(k), " %s=", key);
-	buf[0] = '\0';
-	v = strstr(raw, k);
-	if (!strncmp(raw, k + 1, strlen(k) - 1))
-		v = raw + strlen(k) - 1;	/* the first: no space before */
-	else if (v)
-		v += strlen(k);
-	else
-		return;
-	n = strcspn(v, " ");
-	snprintf(buf, len, "%.*s", (int)n, v);
-}
-
-static unsigned long long field_ull(const char *raw, const char *key)
-{
-	char v[32];
-
-	field(raw, key, v, sizeof(v));
-	return strtoull(v, NULL, 10);
-}
-
-/*
- * rpm_suspend() arms pm_suspend_timer_fn with hrtimer_start_range_ns()
- * right in the put; find that start, then the expiry of the same timer.
- * Fields are looked up by name: their order differs between kernels.
- */
-static bool find_timer(const struct devpm_event *ev, size_t n, uint64_t put,
-		       uint64_t to, struct suspend_timer *tm)
-{
-	char ptr[32], p2[32], fn[64];
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		if (ev[i].type != DEVPM_EV_OTHER || ev[i].ts_us < put ||
-		    ev[i].ts_us > put + 2000 ||
-		    strcmp(ev[i].event, "hrtimer_start"))
-			continue;
-		field(ev[i].raw, "function", fn, sizeof(fn));
-		if (strcmp(fn, "pm_suspend_timer_fn"))
-			continue;
-		field(ev[i].raw, "hrtimer", ptr, sizeof(ptr));
-		tm->soft_us = field_ull(ev[i].raw, "softexpires") / 1000;
-		tm->hard_us = field_ull(ev[i].raw, "expires") / 1000;
-		for (j = i + 1; j < n && ev[j].ts_us <= to; j++) {
-			if (ev[j].type != DEVPM_EV_OTHER ||
-			    strcmp(ev[j].event, "hrtimer_expire_entry"))
-				continue;
-			field(ev[j].raw, "hrtimer", p2, sizeof(p2));
-			if (strcmp(p2, ptr))
-				continue;
-			tm->fired_us = field_ull(ev[j].raw, "now") / 1000;
-			return tm->soft_us && tm->hard_us && tm->fired_us;
-		}
-		return false;
-	}
-	return false;
-}
-
-/* The first rpm_suspend call of dev after the put at `put`. */
-static uint64_t suspend_call_after(const struct devpm_event *ev, size_t n,
-				   const char *dev, uint64_t put, uint64_t to)
-{
-	struct devpm_call c[64];
-	size_t i, k;
-
-	k = devpm_rpm_calls(ev, n, dev, put + 1, to, c, 64);
-	for (i = 0; i < k && i < 64; i++)
-		if (c[i].type == DEVPM_EV_RPM_SUSPEND)
-			return c[i].call_us;
-	return 0;
-}
-
 /*
  * The suspend must begin no sooner than the delay after the last access,
- * and the kernel must have armed its timer to fire no later than delay +
- * slack (rpm_suspend(): hrtimer slack = delay / 4).  An interrupt cannot
- * come before the timer's hard expiry, so the lateness of its delivery,
- * which the trace shows, is added to the limit and reported (bounded by
- * TIMER_LATE_MS).
+ * from a timer the kernel armed to expire by delay + 25 % slack; the suspend
+ * may follow the timer's hard expiry by DEVPM_AUTOSUSPEND_LATE_MS of
+ * interrupt and host latency (autosuspend_timer.h).
  */
-#define TIMER_LATE_MS 10
-
 static void delay_one(struct devpm_dev_block *b, void *arg)
 {
 	struct access_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
 	struct devpm_pci_dev *p = c->p;
 	struct action *a = c->a;
+	struct devpm_autosuspend_timer tm;
 	struct devpm_wait_result w;
-	struct suspend_timer tm;
 	const struct devpm_event *ev;
-	uint64_t t0, t1, put, susp, late;
-	char k[DEVPM_PATH_MAX];
-	double err;
+	char k[DEVPM_PATH_MAX], why[512];
+	uint64_t t0, t1, late;
 	size_t n;
 
 	if (!p->part)
@@ -693,35 +602,20 @@ static void delay_one(struct devpm_dev_block *b, void *arg)
 				w.why[0] ? w.why : p->skip);
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
-	put = devpm_rpm_last_put(ev, n, p->d.name, t0, t1);
-	susp = put ? suspend_call_after(ev, n, p->d.name, put, w.at_us) : 0;
-	if (!susp)
-		devpm_dev_abort(b,
-				"%s: no pm_runtime_put (then rpm_suspend) of the device in the trace",
-				a->what);
-	err = ms(susp - put) - AUTOSUSPEND_MS;
-	devpm_metric(p->d.name, "autosuspend_error_ms", err);
-	if (err < 0)
-		devpm_dev_abort(b,
-				"suspend began %.1f ms after the last access, before the delay of %d ms",
-				ms(susp - put), AUTOSUSPEND_MS);
-	if (!find_timer(ev, n, put, w.at_us, &tm))
-		devpm_dev_abort(b,
-				"suspend began %.1f ms after the last access, but the trace shows no pm_suspend_timer_fn armed at the put",
-				ms(susp - put));
-	late = tm.fired_us > tm.hard_us ? tm.fired_us - tm.hard_us : 0;
+	if (devpm_autosuspend_find(ev, n, p->d.name, t0, t1, w.at_us, &tm, why,
+				   sizeof(why)))
+		devpm_dev_abort(b, "%s: %s", a->what, why);
+	devpm_metric(p->d.name, "autosuspend_error_ms",
+		     ms(tm.suspend_us - tm.put_us) - AUTOSUSPEND_MS);
+	late = tm.suspend_us > tm.hard_us ? tm.suspend_us - tm.hard_us : 0;
 	devpm_metric(p->d.name, "timer_late_us", (double)late);
-	if (tm.hard_us > put + (AUTOSUSPEND_MS + SLACK_MS) * 1000 ||
-	    susp > tm.hard_us + late + 1000 || late > TIMER_LATE_MS * 1000)
-		devpm_dev_abort(b,
-				"suspend began %.1f ms after the last access, limit %d..%d ms: timer armed for %.1f..%.1f ms, fired %.1f ms late (limit %d)",
-				ms(susp - put), AUTOSUSPEND_MS,
-				AUTOSUSPEND_MS + SLACK_MS, ms(tm.soft_us - put),
-				ms(tm.hard_us - put), ms(late), TIMER_LATE_MS);
+	if (devpm_autosuspend_judge(&tm, AUTOSUSPEND_MS, why, sizeof(why)))
+		devpm_dev_abort(b, "%s (%s)", why, a->what);
 	devpm_dev_pass(b,
-		       "suspend began %.1f ms after the last access (%s): timer armed for %.1f..%.1f ms, fired %.1f ms after its hard expiry",
-		       ms(susp - put), a->what, ms(tm.soft_us - put),
-		       ms(tm.hard_us - put), ms(late));
+		       "suspend began %.1f ms after the last access (%s): timer armed for %.1f..%.1f ms, fired at %.1f ms",
+		       ms(tm.suspend_us - tm.put_us), a->what,
+		       ms(tm.soft_us - tm.put_us), ms(tm.hard_us - tm.put_us),
+		       ms(tm.fired_us - tm.put_us));
 }
 
 TEST_F(pci, autosuspend_delay_honoured)
