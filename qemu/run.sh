@@ -613,4 +613,16 @@ summary "devpm run${SUITES:+ (SUITES=$SUITES)}"
 printf "  total wall time %s s\n" "$(elapsed "$T_START")"
 rc=$RUN_RC
 [ $rc = 0 ] && [ $crash_ok = 0 ] && rc=1
+# Once more, last: a CI log cut to its tail still names what failed.
+if [ $rc != 0 ]; then
+	echo "devpm: qemu/run.sh exits $rc:"
+	fails=
+	[ -n "$RUN_DIR" ] && [ -r "$RUN_DIR/summary.json" ] &&
+		fails=$("$AGENT" --summary "$RUN_DIR/summary.json" 2>&1 | grep '^  FAIL ')
+	[ -n "$fails" ] && echo "$fails"
+	[ -z "$fails" ] && [ $RUN_RC != 0 ] &&
+		echo "  no case FAILed: see the summary above (${RUN_DIR:-no results})"
+	[ $crash_ok = 0 ] &&
+		echo "  a check of the image failed: see 'crash test', 'hang test' and 'kselftest check' above"
+fi
 exit $rc
