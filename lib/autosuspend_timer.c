@@ -12,32 +12,9 @@
 
 #define TIMER_FN "pm_suspend_timer_fn"
 
-/* The word after "key=" in a trace line's text ("" if none). */
-static void field(const char *raw, const char *key, char *buf, size_t len)
-{
-	size_t klen = strlen(key), n;
-	const char *v = raw;
-
-	buf[0] = '\0';
-	for (;;) {
-		v = strstr(v, key);
-		if (!v)
-			return;
-		if ((v == raw || v[-1] == ' ') && v[klen] == '=')
-			break;
-		v += klen;
-	}
-	v += klen + 1;
-	n = strcspn(v, " ");
-	snprintf(buf, len, "%.*s", (int)n, v);
-}
-
 static uint64_t field_us(const char *raw, const char *key)
 {
-	char v[32];
-
-	field(raw, key, v, sizeof(v));
-	return strtoull(v, NULL, 10) / 1000;	/* ns in the trace */
+	return devpm_trace_field_ull(raw, key) / 1000;	/* ns in the trace */
 }
 
 /*
@@ -79,10 +56,10 @@ static size_t find_start(const struct devpm_event *ev, size_t n,
 	for (i = 0; i < n && ev[i].ts_us <= to_us; i++) {
 		if (ev[i].ts_us < from_us || !is_event(&ev[i], "hrtimer_start"))
 			continue;
-		field(ev[i].raw, "function", fn, sizeof(fn));
+		devpm_trace_field(ev[i].raw, "function", fn, sizeof(fn));
 		if (strcmp(fn, TIMER_FN))
 			continue;
-		field(ev[i].raw, "hrtimer", ptr, len);
+		devpm_trace_field(ev[i].raw, "hrtimer", ptr, len);
 		t->soft_us = field_us(ev[i].raw, "softexpires");
 		t->hard_us = field_us(ev[i].raw, "expires");
 		if (ptr[0] && t->soft_us && t->hard_us)
@@ -136,8 +113,8 @@ int devpm_autosuspend_find(const struct devpm_event *ev, size_t n,
 	for (i++; i < n && ev[i].ts_us <= until_us; i++) {
 		if (!is_event(&ev[i], "hrtimer_expire_entry"))
 			continue;
-		field(ev[i].raw, "function", fn, sizeof(fn));
-		field(ev[i].raw, "hrtimer", p2, sizeof(p2));
+		devpm_trace_field(ev[i].raw, "function", fn, sizeof(fn));
+		devpm_trace_field(ev[i].raw, "hrtimer", p2, sizeof(p2));
 		/* It cannot fire before its soft expiry. */
 		if (strcmp(fn, TIMER_FN) ||
 		    field_us(ev[i].raw, "now") < t->soft_us ||

@@ -97,6 +97,23 @@ struct devpm_trace *devpm_sleep_trace_start_glob(const char *glob)
 	return start(NULL, filter);
 }
 
+int devpm_sleep_trace_add_sched(struct devpm_trace *t)
+{
+	static const char *const sched_events[] = {
+		"timer:hrtimer_start", "sched:sched_wakeup",
+		"sched:sched_switch",
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(sched_events) / sizeof(sched_events[0]); i++) {
+		r = devpm_trace_add_event(t, sched_events[i], NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 static void copy_n(char *dst, size_t len, const char *src, size_t n)
 {
 	if (n >= len)
@@ -237,13 +254,58 @@ static void end_cb(struct devpm_sleep_cycle *c, const struct devpm_event *e)
 	}
 }
 
+static bool is_ev(const struct devpm_event *e, const char *name)
+{
+	return e->type == DEVPM_EV_OTHER && !strcmp(e->event, name);
+}
+
+/*
+ * devpm_pm_cb_own_us(): the first hrtimer_wakeup timer cb's task armed,
+ * its wakeup, and the switch to it that followed, all within cb.
+ */
+static uint64_t held_us(const struct devpm_event *ev, size_t n,
+			const struct devpm_pm_cb *cb)
+{
+	uint64_t hard = 0, woken = 0;
+	char fn[64];
+	size_t i;
+
+	for (i = 0; i < n && ev[i].ts_us <= cb->end_us; i++) {
+		const struct devpm_event *e = &ev[i];
+
+		if (e->ts_us < cb->start_us)
+			continue;
+		if (!hard) {
+			if (e->pid != cb->pid || !is_ev(e, "hrtimer_start"))
+				continue;
+			devpm_trace_field(e->raw, "function", fn, sizeof(fn));
+			if (!strcmp(fn, "hrtimer_wakeup"))
+				hard = devpm_trace_field_ull(e->raw, "expires") /
+				       1000;
+			if (!hard)
+				return 0;
+		} else if (!woken) {
+			if (is_ev(e, "sched_wakeup") &&
+			    devpm_trace_field_ull(e->raw, "pid") ==
+			    (unsigned long long)cb->pid)
+				woken = e->ts_us;
+		} else if (is_ev(e, "sched_switch") &&
+			   devpm_trace_field_ull(e->raw, "next_pid") ==
+			   (unsigned long long)cb->pid) {
+			return (woken > hard ? woken - hard : 0) +
+			       (e->ts_us - woken);
+		}
+	}
+	return 0;
+}
+
 int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 			    struct devpm_sleep_cycle *c)
 {
 	struct devpm_pm_cb cb;
 	size_t i, cap = 0;
 	int open = -1, ph, r;
-	bool begin;
+	bool begin, sched = false;
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < n; i++) {
@@ -284,9 +346,14 @@ int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 			end_cb(c, e);
 		}
 	}
-	for (i = 0; i < c->ncb; i++)
+	for (i = 0; i < n && !sched; i++)
+		sched = is_ev(&ev[i], "sched_switch");
+	for (i = 0; i < c->ncb; i++) {
 		if (!c->cb[i].end_us)
 			c->unended++;
+		else if (sched)
+			c->cb[i].held_us = held_us(ev, n, &c->cb[i]);
+	}
 	if (!c->ncb)
 		return devpm_fail(ENOENT, "no device callback in the trace (%zu events)",
 				  n);
@@ -314,6 +381,13 @@ const struct devpm_pm_cb *devpm_sleep_cb(const struct devpm_sleep_cycle *c,
 uint64_t devpm_pm_cb_dur(const struct devpm_pm_cb *cb)
 {
 	return cb->end_us > cb->start_us ? cb->end_us - cb->start_us : 0;
+}
+
+uint64_t devpm_pm_cb_own_us(const struct devpm_pm_cb *cb)
+{
+	uint64_t d = devpm_pm_cb_dur(cb);
+
+	return d > cb->held_us ? d - cb->held_us : 0;
 }
 
 int devpm_sleep_span(const struct devpm_sleep_cycle *c,
@@ -455,11 +529,11 @@ int devpm_sleep_cycle_save(const struct devpm_sleep_cycle *c, FILE *f)
 	for (i = 0; i < c->ncb; i++) {
 		const struct devpm_pm_cb *cb = &c->cb[i];
 
-		fprintf(f, "cb\t%s\t%d\t%llu\t%llu\t%d\t%s\t%s\n",
+		fprintf(f, "cb\t%s\t%d\t%llu\t%llu\t%d\t%llu\t%s\t%s\n",
 			devpm_pm_phase_name(cb->phase), cb->pid,
 			(unsigned long long)cb->start_us,
-			(unsigned long long)cb->end_us, cb->err, cb->driver,
-			cb->dev);
+			(unsigned long long)cb->end_us, cb->err,
+			(unsigned long long)cb->held_us, cb->driver, cb->dev);
 	}
 	return fflush(f) || ferror(f) ?
 	       devpm_fail(EIO, "writing a cycle: %s", strerror(errno)) : 0;
@@ -482,7 +556,7 @@ static int fields(char *s, char **f, int max)
 
 int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 {
-	char line[512], *fl[8];
+	char line[512], *fl[9];
 	struct devpm_pm_cb cb;
 	size_t cap = 0;
 	int n, ph, lineno = 0, r;
@@ -491,7 +565,7 @@ int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
-		n = fields(line, fl, 8);
+		n = fields(line, fl, 9);
 		if (n == 3 && !strcmp(fl[0], "span")) {
 			c->first_us = strtoull(fl[1], NULL, 10);
 			c->last_us = strtoull(fl[2], NULL, 10);
@@ -503,7 +577,7 @@ int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 			c->phase[ph].end_us = strtoull(fl[3], NULL, 10);
 			continue;
 		}
-		if (n != 8 || strcmp(fl[0], "cb") || ph < 0) {
+		if (n != 9 || strcmp(fl[0], "cb") || ph < 0) {
 			devpm_sleep_cycle_free(c);
 			return devpm_fail(EINVAL, "cycle record %d invalid",
 					  lineno);
@@ -514,8 +588,9 @@ int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 		cb.start_us = strtoull(fl[3], NULL, 10);
 		cb.end_us = strtoull(fl[4], NULL, 10);
 		cb.err = atoi(fl[5]);
-		snprintf(cb.driver, sizeof(cb.driver), "%s", fl[6]);
-		snprintf(cb.dev, sizeof(cb.dev), "%s", fl[7]);
+		cb.held_us = strtoull(fl[6], NULL, 10);
+		snprintf(cb.driver, sizeof(cb.driver), "%s", fl[7]);
+		snprintf(cb.dev, sizeof(cb.dev), "%s", fl[8]);
 		if (!cb.end_us)
 			c->unended++;
 		r = push_cb(c, &cap, &cb);

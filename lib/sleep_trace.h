@@ -57,6 +57,7 @@ struct devpm_pm_cb {
 	uint64_t start_us;	/* trace clock (mono), µs */
 	uint64_t end_us;	/* 0: no end event seen */
 	int err;
+	uint64_t held_us;	/* the platform's part: devpm_pm_cb_own_us() */
 };
 
 struct devpm_pm_span {
@@ -90,6 +91,13 @@ struct devpm_trace *devpm_sleep_trace_start(const char *const *devs);
 struct devpm_trace *devpm_sleep_trace_start_glob(const char *glob);
 
 /*
+ * Add timer:hrtimer_start, sched:sched_wakeup and sched:sched_switch to a
+ * sleep trace, for the callbacks' held_us.  0, or -errno (the trace goes
+ * on without them: held_us stays 0).
+ */
+int devpm_sleep_trace_add_sched(struct devpm_trace *t);
+
+/*
  * The callbacks and phases among events (oldest first).  Events outside
  * the dpm_* phases are ignored.  0, or -ENOMEM; -ENOENT (devpm_error()
  * says so) when no callback was seen.  Free with devpm_sleep_cycle_free().
@@ -111,6 +119,18 @@ const struct devpm_pm_cb *devpm_sleep_cb(const struct devpm_sleep_cycle *c,
 					 const char *dev);
 /* end - start, 0 when not ended. */
 uint64_t devpm_pm_cb_dur(const struct devpm_pm_cb *cb);
+
+/*
+ * A callback that sleeps (usleep_range(), as devpm_mock's delays do) can
+ * only be as exact as the platform wakes it: held_us is how late its
+ * first hrtimer sleep's wakeup came after the timer's hard expiry, plus
+ * how long its task then waited for the CPU (from hrtimer_start,
+ * sched_wakeup and sched_switch of its pid; 0 when the trace lacks them
+ * or it did not sleep).  Under TCG a stalled vCPU wakes a 5 ms sleep 5 ms
+ * late; a callback that sleeps longer than it should (a longer timer, a
+ * second sleep) is not excused.  own_us: the duration without it.
+ */
+uint64_t devpm_pm_cb_own_us(const struct devpm_pm_cb *cb);
 
 /*
  * From the first start to the last end of the callbacks of devs[0..n) in

@@ -969,6 +969,34 @@ static int task_pid(const char *line, const char *end)
  * "<comm>-<pid> [cpu] <flags> <sec.usec>: <event>: <text>".  The comm may
  * hold spaces and the irq-flags column may be off, so anchor on "[cpu]".
  */
+void devpm_trace_field(const char *raw, const char *key, char *buf,
+		       size_t len)
+{
+	size_t klen = strlen(key), n;
+	const char *v = raw;
+
+	buf[0] = '\0';
+	for (;;) {
+		v = strstr(v, key);
+		if (!v)
+			return;
+		if ((v == raw || v[-1] == ' ') && v[klen] == '=')
+			break;
+		v += klen;
+	}
+	v += klen + 1;
+	n = strcspn(v, " ");
+	snprintf(buf, len, "%.*s", (int)n, v);
+}
+
+unsigned long long devpm_trace_field_ull(const char *raw, const char *key)
+{
+	char v[32];
+
+	devpm_trace_field(raw, key, v, sizeof(v));
+	return strtoull(v, NULL, 10);
+}
+
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev)
 {
 	const char *p = line, *q, *colon;

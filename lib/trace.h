@@ -103,6 +103,15 @@ void devpm_trace_pool_end(void);
 /* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev);
 
+/*
+ * The word after "key=" in an event's text (raw), "" if none: "pid" is
+ * not found in "prev_pid=".  Fields are looked up by name, their order
+ * differs between kernels.  field_ull: its value as a number (0 none).
+ */
+void devpm_trace_field(const char *raw, const char *key, char *buf,
+		       size_t len);
+unsigned long long devpm_trace_field_ull(const char *raw, const char *key);
+
 uint64_t devpm_now_us(void);	/* CLOCK_MONOTONIC in µs */
 
 #endif

@@ -347,7 +347,7 @@ static int bench_too_long(const struct devpm_sleep_cycle *c, bool sync_only,
 						DEVPM_PH_SUSPEND;
 
 			cb = devpm_sleep_cb(c, p, nm(id));
-			if (!cb || devpm_sleep_check_delay(devpm_pm_cb_dur(cb),
+			if (!cb || devpm_sleep_check_delay(devpm_pm_cb_own_us(cb),
 							   bench[id].us, w,
 							   sizeof(w)) != 2)
 				continue;
@@ -504,6 +504,10 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 			 "needs the power trace events: %s", devpm_error());
 		return 1;
 	}
+	/* What a callback's sleep was held by the platform (held_us). */
+	if (devpm_sleep_trace_add_sched(self->t))
+		devpm_note("bench: no sched/timer trace events (%s): callbacks judged by their whole duration",
+			   devpm_error());
 	snprintf(cyc, sizeof(cyc), "%s.async", casename);
 	if (bench_cycle_judged(self->t, "platform", "1", cyc, "on", &self->on,
 			       self->why, sizeof(self->why)))
@@ -550,7 +554,7 @@ static int par_delays(const struct devpm_sleep_cycle *c,
 	for (i = 0; i < NPAR; i++) {
 		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, nm(i));
 
-		if (cb && !devpm_sleep_check_delay(devpm_pm_cb_dur(cb),
+		if (cb && !devpm_sleep_check_delay(devpm_pm_cb_own_us(cb),
 						   PAR_US, w, sizeof(w)))
 			continue;
 		if (!bad++)
@@ -901,7 +905,7 @@ static void timing_one(struct devpm_dev_block *b, void *arg)
 	const struct devpm_sleep_cycle *on = &x->self->on;
 	const struct bdev *bd = &bench[id];
 	const struct devpm_pm_cb *cb;
-	uint64_t d[2] = { 0, 0 };
+	uint64_t d[2] = { 0, 0 }, held[2] = { 0, 0 };
 	char w[256];
 	int ph;
 
@@ -916,14 +920,20 @@ static void timing_one(struct devpm_dev_block *b, void *arg)
 			continue;
 		}
 		d[ph] = devpm_pm_cb_dur(cb);
-		if (devpm_sleep_check_delay(d[ph], bd->us, w, sizeof(w)))
-			devpm_dev_fail(b, "%s: %s", devpm_pm_phase_name(p), w);
+		held[ph] = cb->held_us;
+		if (devpm_sleep_check_delay(devpm_pm_cb_own_us(cb), bd->us, w,
+					    sizeof(w)))
+			devpm_dev_fail(b, "%s: %s (took %llu us, its sleep held %llu us by the platform)",
+				       devpm_pm_phase_name(p), w,
+				       (unsigned long long)d[ph],
+				       (unsigned long long)held[ph]);
 		devpm_metric(nm(id), ph ? "resume_us" : "suspend_us", d[ph]);
 	}
 	cb = devpm_sleep_cb(on, DEVPM_PH_RESUME, nm(id));
-	devpm_note("%s: suspend %llu us, resume %llu us, configured %ld us, resume budget %ld us",
+	devpm_note("%s: suspend %llu us (held %llu), resume %llu us (held %llu), configured %ld us, resume budget %ld us",
 		   nm(id), (unsigned long long)d[0],
-		   (unsigned long long)d[1], bd->us, bd->budget_us);
+		   (unsigned long long)held[0], (unsigned long long)d[1],
+		   (unsigned long long)held[1], bd->us, bd->budget_us);
 	if (devpm_dev_failed(b))
 		return;
 	if (cb && devpm_sleep_check_budget(cb, bd->budget_us, w,
