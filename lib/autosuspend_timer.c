@@ -26,11 +26,6 @@ static bool hashed(const char *ptr)
 	return ptr[0] && ptr[0] != '(';
 }
 
-static bool is_event(const struct devpm_event *e, const char *name)
-{
-	return e->type == DEVPM_EV_OTHER && !strcmp(e->event, name);
-}
-
 /* The put call of dev at put_us, and when it returned (0: not seen). */
 static uint64_t put_return(const struct devpm_event *ev, size_t n,
 			   const char *dev, uint64_t put_us)
@@ -54,7 +49,8 @@ static size_t find_start(const struct devpm_event *ev, size_t n,
 	size_t i;
 
 	for (i = 0; i < n && ev[i].ts_us <= to_us; i++) {
-		if (ev[i].ts_us < from_us || !is_event(&ev[i], "hrtimer_start"))
+		if (ev[i].ts_us < from_us ||
+		    !devpm_trace_is(&ev[i], "hrtimer_start"))
 			continue;
 		devpm_trace_field(ev[i].raw, "function", fn, sizeof(fn));
 		if (strcmp(fn, TIMER_FN))
@@ -111,7 +107,7 @@ int devpm_autosuspend_find(const struct devpm_event *ev, size_t n,
 	 * pointers are unhashed), else the first after it.
 	 */
 	for (i++; i < n && ev[i].ts_us <= until_us; i++) {
-		if (!is_event(&ev[i], "hrtimer_expire_entry"))
+		if (!devpm_trace_is(&ev[i], "hrtimer_expire_entry"))
 			continue;
 		devpm_trace_field(ev[i].raw, "function", fn, sizeof(fn));
 		devpm_trace_field(ev[i].raw, "hrtimer", p2, sizeof(p2));

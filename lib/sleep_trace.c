@@ -254,11 +254,6 @@ static void end_cb(struct devpm_sleep_cycle *c, const struct devpm_event *e)
 	}
 }
 
-static bool is_ev(const struct devpm_event *e, const char *name)
-{
-	return e->type == DEVPM_EV_OTHER && !strcmp(e->event, name);
-}
-
 /*
  * devpm_pm_cb_own_us(): the first hrtimer_wakeup timer cb's task armed,
  * its wakeup, and the switch to it that followed, all within cb.
@@ -276,7 +271,8 @@ static uint64_t held_us(const struct devpm_event *ev, size_t n,
 		if (e->ts_us < cb->start_us)
 			continue;
 		if (!hard) {
-			if (e->pid != cb->pid || !is_ev(e, "hrtimer_start"))
+			if (e->pid != cb->pid ||
+			    !devpm_trace_is(e, "hrtimer_start"))
 				continue;
 			devpm_trace_field(e->raw, "function", fn, sizeof(fn));
 			if (!strcmp(fn, "hrtimer_wakeup"))
@@ -285,11 +281,11 @@ static uint64_t held_us(const struct devpm_event *ev, size_t n,
 			if (!hard)
 				return 0;
 		} else if (!woken) {
-			if (is_ev(e, "sched_wakeup") &&
+			if (devpm_trace_is(e, "sched_wakeup") &&
 			    devpm_trace_field_ull(e->raw, "pid") ==
 			    (unsigned long long)cb->pid)
 				woken = e->ts_us;
-		} else if (is_ev(e, "sched_switch") &&
+		} else if (devpm_trace_is(e, "sched_switch") &&
 			   devpm_trace_field_ull(e->raw, "next_pid") ==
 			   (unsigned long long)cb->pid) {
 			return (woken > hard ? woken - hard : 0) +
@@ -347,7 +343,7 @@ int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 		}
 	}
 	for (i = 0; i < n && !sched; i++)
-		sched = is_ev(&ev[i], "sched_switch");
+		sched = devpm_trace_is(&ev[i], "sched_switch");
 	for (i = 0; i < c->ncb; i++) {
 		if (!c->cb[i].end_us)
 			c->unended++;

@@ -989,6 +989,11 @@ void devpm_trace_field(const char *raw, const char *key, char *buf,
 	snprintf(buf, len, "%.*s", (int)n, v);
 }
 
+bool devpm_trace_is(const struct devpm_event *e, const char *name)
+{
+	return e->type == DEVPM_EV_OTHER && !strcmp(e->event, name);
+}
+
 unsigned long long devpm_trace_field_ull(const char *raw, const char *key)
 {
 	char v[32];

@@ -110,6 +110,8 @@ int devpm_trace_parse_line(const char *line, struct devpm_event *ev);
  */
 void devpm_trace_field(const char *raw, const char *key, char *buf,
 		       size_t len);
+/* Whether e is the event name of those trace.c has no type for. */
+bool devpm_trace_is(const struct devpm_event *e, const char *name);
 unsigned long long devpm_trace_field_ull(const char *raw, const char *key);
 
 uint64_t devpm_now_us(void);	/* CLOCK_MONOTONIC in µs */
