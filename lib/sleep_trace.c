@@ -308,6 +308,7 @@ int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 		const struct devpm_event *e = &ev[i];
 		const char *par;
 
+		sched |= devpm_trace_is(e, "sched_switch");
 		if (!strcmp(e->event, "suspend_resume")) {
 			if (!c->first_us)
 				c->first_us = e->ts_us;
@@ -342,8 +343,6 @@ int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 			end_cb(c, e);
 		}
 	}
-	for (i = 0; i < n && !sched; i++)
-		sched = devpm_trace_is(&ev[i], "sched_switch");
 	for (i = 0; i < c->ncb; i++) {
 		if (!c->cb[i].end_us)
 			c->unended++;
