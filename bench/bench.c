@@ -4,7 +4,9 @@
  * (issue #17), from its summary.json and env.json.
  *
  * Per program: its time, its floor (the sum of its cases' "-" floor_ms
- * metrics: the kernel delays it must wait out), time/floor, and the rule
+ * metrics: the kernel delays it must wait out; "sleep" is the part of it
+ * that is the kernel's own sleeps in PM transitions, floor_sleep.h),
+ * time/floor, and the rule
  * time <= 2 x floor + 1 s; its cases' wait lag (the median of their
  * wait_lag_us_p50, the largest of their wait_lag_us_p99).  Then the run:
  * QEMU start to the first test, the runner's probe phase, wall time, the
@@ -35,6 +37,7 @@ struct prog {
 	char name[256];
 	double ms;		/* its duration */
 	double floor_ms;	/* NAN: no case reported one */
+	double sleep_ms;	/* of it, the kernel's own sleeps (NAN: none) */
 	double *p50;		/* its cases' wait_lag_us_p50 */
 	size_t np50;
 	double p99;		/* the largest of its cases' p99; NAN none */
@@ -106,6 +109,8 @@ static void add_metrics(struct prog *p, const struct rn_json *c)
 			continue;
 		if (!strcmp(name, "floor_ms")) {
 			p->floor_ms = isnan(p->floor_ms) ? v : p->floor_ms + v;
+		} else if (!strcmp(name, "floor_sleep_ms")) {
+			p->sleep_ms = isnan(p->sleep_ms) ? v : p->sleep_ms + v;
 		} else if (!strcmp(name, "wait_lag_us_p50")) {
 			p->p50 = rn_xrealloc(p->p50, (p->np50 + 1) *
 					     sizeof(*p->p50));
@@ -139,6 +144,7 @@ static struct prog *programs(const struct rn_json *sum, size_t *n)
 		snprintf(p->name, sizeof(p->name), "%s/%s", suite, name);
 		p->ms = ms;
 		p->floor_ms = NAN;
+		p->sleep_ms = NAN;
 		p->p99 = NAN;
 	}
 	for (i = 0; cs && cs->type == RN_J_ARR && i < cs->n; i++) {
@@ -288,9 +294,9 @@ int main(int argc, char **argv)
 
 	rn_buf_printf(&b, "{\n  \"format\": \"devpm-bench\", \"format_version\": 1,\n  \"run_id\": \"%s\",\n  \"rule\": \"time <= 2 x floor + 1 s\",\n  \"programs\": [\n",
 		      rn_json_str(sum, "run_id") ?: "");
-	printf("  %-24s %8s %8s %6s %8s %5s %10s %10s\n", "program", "time_s",
-	       "floor_s", "ratio", "limit_s", "rule", "lag_p50_us",
-	       "lag_p99_us");
+	printf("  %-24s %8s %8s %8s %6s %8s %5s %10s %10s\n", "program",
+	       "time_s", "floor_s", "sleep_s", "ratio", "limit_s", "rule",
+	       "lag_p50_us", "lag_p99_us");
 	for (i = 0; i < n; i++) {
 		struct prog *p = &v[i];
 		double ratio = !isnan(p->floor_ms) && p->floor_ms > 0 ?
@@ -309,8 +315,10 @@ int main(int argc, char **argv)
 		if (!isnan(p->p99) && (isnan(all99) || p->p99 > all99))
 			all99 = p->p99;
 		lag50 = median(p->p50, p->np50);
-		printf("  %-24s %8.1f %8s %6s %8s %5s %10s %10s\n", p->name,
-		       p->ms / 1000, fmt(f1, sizeof(f1), p->floor_ms / 1000, 1),
+		printf("  %-24s %8.1f %8s %8s %6s %8s %5s %10s %10s\n",
+		       p->name, p->ms / 1000,
+		       fmt(f1, sizeof(f1), p->floor_ms / 1000, 1),
+		       fmt(f6, sizeof(f6), p->sleep_ms / 1000, 1),
 		       fmt(f2, sizeof(f2), ratio, 1),
 		       fmt(f3, sizeof(f3), limit, 1), rule,
 		       fmt(f4, sizeof(f4), lag50, 0),
@@ -318,6 +326,7 @@ int main(int argc, char **argv)
 		rn_buf_printf(&b, "    {\"program\": \"%s\", ", p->name);
 		jnum(&b, "time_ms", p->ms, true);
 		jnum(&b, "floor_ms", p->floor_ms, true);
+		jnum(&b, "floor_sleep_ms", p->sleep_ms, true);
 		jnum(&b, "ratio", ratio, true);
 		jnum(&b, "limit_ms", isnan(limit) ? NAN : limit * 1000, true);
 		rn_buf_printf(&b, "\"rule\": \"%s\", ", rule);

@@ -13,6 +13,8 @@
 #include "trace.h"
 #include "wait.h"
 #include "floor.h"
+#include "kernel_sleep.h"
+#include "floor_sleep.h"
 #include "wait_lag.h"
 #include "kmsg.h"
 #include "needs.h"

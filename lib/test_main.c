@@ -127,6 +127,7 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 	quiet_window_check(info);
 	/* The cases' traces share a few instances (trace.h). */
 	devpm_trace_pool_begin();
+	devpm_floor_sleep_watch();
 	return verdict_begin();
 }
 
@@ -151,6 +152,7 @@ int devpm_case_verdict(const char *casename)
 	if (devpm_verdict_active())
 		n = devpm_verdict_case_end(casename);
 	/* The case's timing (its verdict's waits too), for the bench. */
+	devpm_floor_sleep_case_end();
 	devpm_floor_report();
 	devpm_wait_lag_report();
 	return n;

@@ -7,6 +7,7 @@
  * and callers poll.  If devpm mounts tracefs itself it leaves it mounted
  * (harmless, and other tools may rely on it from then on).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,8 @@ struct devpm_trace {
 	bool user_filter;		/* filter too long for the kernel */
 	bool errors_only;		/* rpm_return_int errors only */
 	bool kept;			/* the runner's watch instance */
+	bool keeper;			/* the runner's: devpm_trace_keep() */
+	bool reader;			/* devpm_trace_attach(): reads only */
 	char line[1024];		/* partial line from the pipe */
 	size_t linelen;
 	struct devpm_event *ev;
@@ -401,6 +404,17 @@ static void watch_dir(char *buf, size_t len, const char *tfs)
 	snprintf(buf, len, "%s/instances/devpm-%d-w", tfs, pool_owner);
 }
 
+/* The runner's instances that devpm_trace_keep() made (one each). */
+#define KEPT_MAX	2
+static char kept_names[KEPT_MAX][16];
+
+static void kept_dir(char *buf, size_t len, const char *tfs,
+		     const char *suffix)
+{
+	snprintf(buf, len, "%s/instances/devpm-%d-k%s", tfs, pool_owner,
+		 suffix);
+}
+
 static void pool_remove(void)
 {
 	const char *tfs = find_tracefs(false);
@@ -409,15 +423,21 @@ static void pool_remove(void)
 
 	if (getpid() != pool_owner || !tfs[0])
 		return;
-	for (k = 0; k <= POOL_MAX; k++) {
+	for (k = 0; k <= POOL_MAX + KEPT_MAX; k++) {
 		if (k < POOL_MAX)
 			pool_dir(dir, sizeof(dir), tfs, k);
-		else
+		else if (k == POOL_MAX)
 			watch_dir(dir, sizeof(dir), tfs);
+		else if (kept_names[k - POOL_MAX - 1][0])
+			kept_dir(dir, sizeof(dir), tfs,
+				 kept_names[k - POOL_MAX - 1]);
+		else
+			continue;
 		if (rmdir(dir) && errno != ENOENT)
 			fprintf(stderr, "devpm: cannot remove %s: %s\n", dir,
 				strerror(errno));
 	}
+	memset(kept_names, 0, sizeof(kept_names));
 }
 
 /* The runner's pid from POOL_ENV when it is our parent, else 0. */
@@ -648,6 +668,116 @@ struct devpm_trace *devpm_trace_start_rpm_errors(void)
 	return trace_start(NULL, true);
 }
 
+static bool good_suffix(const char *suffix)
+{
+	size_t i, n = suffix ? strlen(suffix) : 0;
+
+	if (!n || n >= sizeof(kept_names[0]))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)suffix[i]))
+			return false;
+	return true;
+}
+
+static struct devpm_trace *kept_new(const char *suffix, const char *tfs)
+{
+	struct devpm_trace *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		devpm_fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	t->fd = -1;
+	t->slot = -1;
+	kept_dir(t->dir, sizeof(t->dir), tfs, suffix);
+	return t;
+}
+
+struct devpm_trace *devpm_trace_keep(const char *suffix,
+				     const char *const *events)
+{
+	struct devpm_trace *t;
+	const char *tfs;
+	size_t k;
+	int i, r;
+
+	if (!pool_owner || pool_shared || pool_owner != getpid() ||
+	    !good_suffix(suffix)) {
+		devpm_fail(EINVAL, "kept trace '%s': only the runner's pool keeps one",
+			   suffix ? suffix : "");
+		return NULL;
+	}
+	for (k = 0; k < KEPT_MAX && kept_names[k][0]; k++)
+		if (!strcmp(kept_names[k], suffix))
+			break;
+	if (k == KEPT_MAX) {
+		devpm_fail(ENOSPC, "kept trace '%s': %d kept already", suffix,
+			   KEPT_MAX);
+		return NULL;
+	}
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		return NULL;
+	t = kept_new(suffix, tfs);
+	if (!t)
+		return NULL;
+	t->keeper = true;
+	if (mkdir(t->dir, 0700)) {
+		if (errno != EEXIST)
+			return start_failed(t, devpm_fail(errno, "%s: %s",
+							  t->dir,
+							  strerror(errno)));
+		t->reused = true;
+	}
+	snprintf(kept_names[k], sizeof(kept_names[k]), "%s", suffix);
+	r = t->reused ? reset(t->dir) : 0;
+	if (!r)
+		r = tfs_write(t->dir, "trace_clock", "mono");
+	if (!r)
+		r = buffer_size(t->dir);
+	for (i = 0; !r && events[i]; i++) {
+		r = devpm_trace_add_event(t, events[i], NULL);
+		if (r == -ENOENT)
+			r = 0;	/* a driver's events, without the driver */
+	}
+	if (!r)
+		r = tfs_write(t->dir, "tracing_on", "1");
+	return r ? start_failed(t, r) : t;
+}
+
+struct devpm_trace *devpm_trace_attach(const char *suffix)
+{
+	char pipe[PATH_MAX + 16];
+	struct devpm_trace *t;
+	const char *tfs;
+	int r;
+
+	/* A process of the runner's pool (its programs) but the runner. */
+	if (!pool_owner || pool_owner == getpid() || !good_suffix(suffix)) {
+		devpm_fail(ENOENT, "no kept trace '%s': not run by devpm run",
+			   suffix ? suffix : "");
+		return NULL;
+	}
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		return NULL;
+	t = kept_new(suffix, tfs);
+	if (!t)
+		return NULL;
+	t->reader = true;
+	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", t->dir);
+	/* What the runner and the last program left is not ours. */
+	r = drain(t->dir);
+	if (!r) {
+		t->fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+				   O_NOFOLLOW);
+		if (t->fd < 0)
+			r = devpm_fail(errno, "%s: %s", pipe, strerror(errno));
+	}
+	return r ? start_failed(t, r) : t;
+}
+
 int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
 			  const char *filter)
 {
@@ -799,7 +929,7 @@ void devpm_trace_stop(struct devpm_trace *t)
 		return;
 	if (t->fd >= 0)
 		close(t->fd);
-	if (t->dir[0]) {
+	if (t->dir[0] && !t->reader) {
 		ok = !tfs_write(t->dir, "tracing_on", "0");
 		for (i = 0; i < t->nenabled; i++) {
 			/* A pooled instance keeps its rpm events on. */
@@ -819,6 +949,8 @@ void devpm_trace_stop(struct devpm_trace *t)
 							      SLOT_USED;
 	} else if (t->kept) {
 		watch_busy = false;	/* kept for the next program */
+	} else if (t->keeper || t->reader) {
+		;			/* pool_remove() removes it */
 	} else if (t->dir[0]) {
 		if (rmdir(t->dir))
 			fprintf(stderr, "devpm: cannot remove %s: %s\n",

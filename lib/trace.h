@@ -100,6 +100,23 @@ void devpm_trace_pool_begin(void);
 void devpm_trace_pool_share(void);
 void devpm_trace_pool_end(void);
 
+/*
+ * In the runner, after devpm_trace_pool_share(): an instance it keeps for
+ * all its programs, devpm-<runner>-k<suffix>, with events ("system:event",
+ * NULL-terminated; those the kernel lacks are left out) of every device,
+ * on from now until devpm_trace_pool_end() removes it.  A program reads it
+ * with devpm_trace_attach(suffix), which changes nothing in it: turning a
+ * tracepoint on or off patches kernel text, ~0.1 s a program under TCG.
+ * Its stop leaves the instance to the runner.
+ */
+struct devpm_trace *devpm_trace_keep(const char *suffix,
+				     const char *const *events);
+/*
+ * A program of the runner: read its kept instance, from now on (what it
+ * held is dropped).  NULL with devpm_error() set when there is none.
+ */
+struct devpm_trace *devpm_trace_attach(const char *suffix);
+
 /* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev);
 

@@ -11,9 +11,13 @@
 #include "test_runner.h"
 #include "json.h"
 
-/* A case of program p with a floor_ms and wait lag metrics (-1: none). */
+/*
+ * A case of program p with a floor_ms (of it, sleep: floor_sleep_ms) and
+ * wait lag metrics (-1: none).
+ */
 static void add_case(struct rn_buf *b, const char *p, const char *c,
-		     double floor, double p50, double p99, bool comma)
+		     double floor, double sleep, double p50, double p99,
+		     bool comma)
 {
 	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"case\": \"%s\", \"result\": \"pass\", \"duration_ms\": 1, \"reason\": \"\", \"metrics\": [",
 		      p, c);
@@ -21,6 +25,9 @@ static void add_case(struct rn_buf *b, const char *p, const char *c,
 	if (floor >= 0)
 		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"floor_ms\", \"units\": \"ms\", \"value\": %g}",
 			      floor);
+	if (sleep >= 0)
+		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"floor_sleep_ms\", \"units\": \"ms\", \"value\": %g}",
+			      sleep);
 	if (p50 >= 0)
 		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"wait_lag_us_p50\", \"units\": \"us\", \"value\": %g}",
 			      p50);
@@ -66,12 +73,12 @@ TEST(rule_floor_and_lag)
 	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
 	rn_buf_add(&b, "{\"run_id\": \"r1\", \"cases\": [\n");
 	/* fast: floors 1000 + 500 ms, time 3000 <= 2 x 1500 + 1000. */
-	add_case(&b, "fast", "a", 1000, 100, 900, true);
-	add_case(&b, "fast", "b", 500, 300, 2000, true);
+	add_case(&b, "fast", "a", 1000, 300, 100, 900, true);
+	add_case(&b, "fast", "b", 500, 100, 300, 2000, true);
 	/* slow: floor 1000 ms, time 3001 > 2 x 1000 + 1000. */
-	add_case(&b, "slow", "a", 1000, 200, 500, true);
+	add_case(&b, "slow", "a", 1000, -1, 200, 500, true);
 	/* none: no floor reported. */
-	add_case(&b, "none", "a", -1, -1, -1, false);
+	add_case(&b, "none", "a", -1, -1, -1, -1, false);
 	rn_buf_add(&b, "], \"programs\": [\n");
 	prog(&b, "fast", 3000, true);
 	prog(&b, "slow", 3001, true);
@@ -83,9 +90,9 @@ TEST(rule_floor_and_lag)
 			      "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"probe_ms\": \"12.5\", \"probe_cached\": \"3/3\", \"wall_s\": \"60.0\", \"opt_suites\": \"all\"}\n"));
 
 	EXPECT_EQ(1, bench(tmp, out, sizeof(out))) TH_LOG("%s", out);
-	ASSERT_HAS(out, "s/fast                        3.0      1.5    2.0      4.0  pass        200       2000");
-	ASSERT_HAS(out, "s/slow                        3.0      1.0    3.0      3.0  fail        200        500");
-	ASSERT_HAS(out, "s/none                       50.0      n/a    n/a      n/a   n/a        n/a        n/a");
+	ASSERT_HAS(out, "s/fast                        3.0      1.5      0.4    2.0      4.0  pass        200       2000");
+	ASSERT_HAS(out, "s/slow                        3.0      1.0      n/a    3.0      3.0  fail        200        500");
+	ASSERT_HAS(out, "s/none                       50.0      n/a      n/a    n/a      n/a   n/a        n/a        n/a");
 	ASSERT_HAS(out, "2x+1 s rule: 1 pass, 1 fail, 1 n/a");
 	ASSERT_HAS(out, "boot to first test 4.50 s (target <= 5 s: met)");
 	ASSERT_HAS(out, "12 ms (3/3 from the cache)");
@@ -104,6 +111,8 @@ TEST(rule_floor_and_lag)
 	ASSERT_EQ(3, ps->n);
 	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_ms", &v));
 	EXPECT_EQ(1500, v);
+	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_sleep_ms", &v));
+	EXPECT_EQ(400, v);
 	EXPECT_EQ(RN_J_NULL, rn_json_get(ps->items[2], "floor_ms")->type);
 	rn_json_free(j);
 

@@ -454,4 +454,84 @@ TEST(pool_instance_kept_across_cases)
 	}
 }
 
+static bool event_on(const char *dir, const char *ev)
+{
+	char p[PATH_MAX], v[16];
+
+	snprintf(p, sizeof(p), "%s/events/%s/enable", dir, ev);
+	return devpm_read_file(p, v, sizeof(v)) >= 0 && v[0] == '1';
+}
+
+/* A program of the runner: reads the kept instance, changes nothing. */
+static int kept_program(const char *dir)
+{
+	static const char *const events[] = { "rpm:rpm_resume", NULL };
+	struct devpm_trace *a;
+	int bad = 0;
+
+	devpm_trace_pool_begin();
+	a = devpm_trace_attach("floor");
+	if (!a)
+		return 1;
+	if (devpm_trace_keep("floor", events))
+		bad |= 2;	/* only the runner keeps */
+	if (devpm_trace_attach("../x") || devpm_trace_attach("none") == a)
+		bad |= 4;
+	devpm_trace_stop(a);
+	if (!event_on(dir, "rpm/rpm_resume"))
+		bad |= 8;	/* the reader turned it off */
+	return bad;
+}
+
+/* The runner's kept instance: on for its programs, gone at its end. */
+TEST(runner_keeps_an_instance_for_its_programs)
+{
+	static const char *const events[] = {
+		"rpm:rpm_resume", "rpm:rpm_return_int", "devpm:devpm_none",
+		NULL
+	};
+	char dir[PATH_MAX];
+	const char *tfs;
+	struct devpm_trace *t;
+	struct stat st;
+	int status, bad = 0;
+	pid_t runner, prog;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	runner = fork();
+	ASSERT_LE(0, runner);
+	if (!runner) {
+		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-kfloor", tfs,
+			 (int)getpid());
+		/* Not the runner's pool yet: refused. */
+		if (devpm_trace_keep("floor", events))
+			_exit(100);
+		devpm_trace_pool_share();
+		t = devpm_trace_keep("floor", events);
+		if (!t || stat(dir, &st) || !event_on(dir, "rpm/rpm_resume"))
+			_exit(101);
+		/* The runner itself reads no kept instance. */
+		if (devpm_trace_attach("floor"))
+			_exit(102);
+		prog = fork();
+		if (!prog)
+			_exit(kept_program(dir));
+		if (waitpid(prog, &status, 0) != prog || !WIFEXITED(status))
+			_exit(103);
+		bad = WEXITSTATUS(status);
+		devpm_trace_stop(t);
+		devpm_trace_pool_end();
+		if (!stat(dir, &st))
+			bad |= 64;	/* left behind */
+		_exit(bad);
+	}
+	ASSERT_EQ(runner, waitpid(runner, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 TEST_HARNESS_MAIN

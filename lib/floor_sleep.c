@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * floor_sleep.c - a case's floor counts the kernel's sleeps inside PM
+ * transitions (floor_sleep.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "devpm.h"
+#include "floor_sleep.h"
+
+struct window {
+	int pid;
+	uint64_t from, to;
+};
+
+/* A task's open windows while the trace is read in order. */
+struct task {
+	int pid;
+	int depth;		/* rpm_resume/rpm_suspend calls not returned */
+	uint64_t rpm_from;
+	bool in_reset;
+	uint64_t reset_from;
+};
+
+struct windows {
+	struct window *w;
+	size_t n, cap;
+	struct task *t;
+	size_t nt, tcap;
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 32;
+	nv = realloc(*v, c * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static struct task *task_of(struct windows *ws, int pid)
+{
+	struct task *t;
+	size_t i;
+
+	for (i = 0; i < ws->nt; i++)
+		if (ws->t[i].pid == pid)
+			return &ws->t[i];
+	if (grow((void **)&ws->t, &ws->tcap, ws->nt, sizeof(*ws->t)))
+		return NULL;
+	t = &ws->t[ws->nt++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	return t;
+}
+
+static int window_add(struct windows *ws, int pid, uint64_t from,
+		      uint64_t to)
+{
+	if (grow((void **)&ws->w, &ws->cap, ws->n, sizeof(*ws->w)))
+		return -ENOMEM;
+	ws->w[ws->n++] = (struct window){ pid, from, to };
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* libata's ata_{link,slave}_{hard,soft}reset_{begin,end}. */
+static int reset_edge(const struct devpm_event *e)
+{
+	if (e->type != DEVPM_EV_OTHER || strncmp(e->event, "ata_", 4))
+		return 0;
+	if (ends_with(e->event, "reset_begin"))
+		return 1;
+	if (ends_with(e->event, "reset_end"))
+		return -1;
+	return 0;
+}
+
+static int note_event(struct windows *ws, const struct devpm_event *e)
+{
+	int edge = reset_edge(e);
+	struct task *t;
+
+	if (e->pid <= 0)
+		return 0;
+	switch (e->type) {
+	case DEVPM_EV_RPM_RESUME:
+	case DEVPM_EV_RPM_SUSPEND:
+		t = task_of(ws, e->pid);
+		if (!t)
+			return -ENOMEM;
+		if (!t->depth++)
+			t->rpm_from = e->ts_us;
+		return 0;
+	case DEVPM_EV_RPM_RETURN:
+		/* rpm_idle's returns have no entry here. */
+		if (strcmp(e->func, "rpm_resume") &&
+		    strcmp(e->func, "rpm_suspend"))
+			return 0;
+		t = task_of(ws, e->pid);
+		if (!t)
+			return -ENOMEM;
+		/* A return whose call began before the trace: unknown. */
+		if (!t->depth || --t->depth)
+			return 0;
+		return window_add(ws, e->pid, t->rpm_from, e->ts_us);
+	default:
+		break;
+	}
+	if (!edge)
+		return 0;
+	t = task_of(ws, e->pid);
+	if (!t)
+		return -ENOMEM;
+	if (edge > 0) {
+		t->in_reset = true;
+		t->reset_from = e->ts_us;
+		return 0;
+	}
+	if (!t->in_reset)
+		return 0;
+	t->in_reset = false;
+	return window_add(ws, e->pid, t->reset_from, e->ts_us);
+}
+
+static int by_pid_from(const void *a, const void *b)
+{
+	const struct window *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* The window of pid that holds at, or NULL. */
+static const struct window *window_at(const struct windows *ws, int pid,
+				      uint64_t at)
+{
+	size_t lo = 0, hi = ws->n, mid;
+	const struct window *w;
+
+	/* The last window with (pid, from) <= (pid, at). */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		w = &ws->w[mid];
+		if (w->pid < pid || (w->pid == pid && w->from <= at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Windows of one task may nest (a reset inside a resume): look back. */
+	while (lo--) {
+		w = &ws->w[lo];
+		if (w->pid != pid)
+			break;
+		if (at < w->to)
+			return w;
+	}
+	return NULL;
+}
+
+size_t devpm_floor_sleep_spans(const struct devpm_event *ev, size_t nev,
+			       const struct devpm_ksleep *s, size_t ns,
+			       void (*add)(uint64_t from, uint64_t len,
+					   void *ctx),
+			       void *ctx)
+{
+	struct windows ws = { 0 };
+	const struct window *w;
+	size_t i, counted = 0;
+	uint64_t len;
+
+	for (i = 0; i < nev; i++)
+		if (note_event(&ws, &ev[i]))
+			goto out;
+	/* Still open when the trace was read: open until now. */
+	for (i = 0; i < ws.nt; i++) {
+		if (ws.t[i].depth &&
+		    window_add(&ws, ws.t[i].pid, ws.t[i].rpm_from, UINT64_MAX))
+			goto out;
+		if (ws.t[i].in_reset &&
+		    window_add(&ws, ws.t[i].pid, ws.t[i].reset_from,
+			       UINT64_MAX))
+			goto out;
+	}
+	if (ws.n)
+		qsort(ws.w, ws.n, sizeof(*ws.w), by_pid_from);
+	for (i = 0; i < ns; i++) {
+		w = window_at(&ws, s[i].pid, s[i].at_us);
+		if (!w || !s[i].len_us)
+			continue;
+		len = s[i].len_us;
+		if (w->to - s[i].at_us < len)
+			len = w->to - s[i].at_us;
+		add(s[i].at_us, len, ctx);
+		counted++;
+	}
+out:
+	free(ws.w);
+	free(ws.t);
+	return counted;
+}
+
+/* --- the program's watch ------------------------------------------------ */
+
+static bool watched;
+static pid_t watcher;
+static struct devpm_ksleep_probe *probe;
+static struct devpm_trace *windows_trace;
+
+/* The windows' events: rpm's, and libata's resets (without libata, none). */
+static const char *const window_events[] = {
+	"rpm:rpm_resume", "rpm:rpm_suspend", "rpm:rpm_return_int",
+	"libata:ata_link_hardreset_begin", "libata:ata_link_hardreset_end",
+	"libata:ata_slave_hardreset_begin", "libata:ata_slave_hardreset_end",
+	"libata:ata_link_softreset_begin", "libata:ata_link_softreset_end",
+	NULL
+};
+#define KEPT_SUFFIX "floor"
+
+static void unwatch(void)
+{
+	/* Only the process that started it; a case's exit leaves it. */
+	if (getpid() != watcher)
+		return;
+	devpm_ksleep_close(probe);
+	probe = NULL;
+	devpm_trace_stop(windows_trace);
+	windows_trace = NULL;
+}
+
+/* A trace of its own, when no runner keeps one (a program run by hand). */
+static struct devpm_trace *own_trace(void)
+{
+	struct devpm_trace *t = devpm_trace_start(NULL);	/* every device */
+	int i;
+
+	/* rpm's are on; the rest where the kernel has them. */
+	for (i = 0; t && window_events[i]; i++)
+		if (strncmp(window_events[i], "rpm:", 4))
+			devpm_trace_add_event(t, window_events[i], NULL);
+	return t;
+}
+
+void devpm_floor_sleep_watch(void)
+{
+	if (watched)
+		return;
+	watched = true;
+	if (!devpm_is_root() || devpm_sysfs_root()[0])
+		return;
+	if (devpm_ksleep_attach(&probe) < 0 && devpm_ksleep_open(&probe) < 0) {
+		printf("# floor: the kernel's own sleeps are not counted: %s\n",
+		       devpm_error());
+		return;
+	}
+	windows_trace = devpm_trace_attach(KEPT_SUFFIX);
+	if (!windows_trace)
+		windows_trace = own_trace();
+	if (!windows_trace) {
+		printf("# floor: the kernel's own sleeps are not counted: %s\n",
+		       devpm_error());
+		devpm_ksleep_close(probe);
+		probe = NULL;
+		return;
+	}
+	watcher = getpid();
+	atexit(unwatch);
+}
+
+/* --- the runner's, for all its programs ---------------------------------- */
+
+static struct devpm_ksleep_probe *shared_probe;
+static struct devpm_trace *shared_trace;
+static pthread_t share_thread;
+static bool sharing;
+
+/*
+ * Making the instance and the probes takes ~0.2 s under TCG: done beside
+ * the runner's own start (its baseline), joined before the first program.
+ */
+static void *share_work(void *arg)
+{
+	(void)arg;
+	if (devpm_ksleep_open(&shared_probe) < 0)
+		return NULL;	/* each program says why */
+	shared_trace = devpm_trace_keep(KEPT_SUFFIX, window_events);
+	return NULL;
+}
+
+void devpm_floor_sleep_share(void)
+{
+	sigset_t all, old;
+
+	if (!devpm_is_root() || devpm_sysfs_root()[0])
+		return;
+	devpm_tracefs();	/* found (or mounted) here, read there */
+	/* The runner's signals go to the runner's thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	sharing = !pthread_create(&share_thread, NULL, share_work, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!sharing)
+		share_work(NULL);
+}
+
+void devpm_floor_sleep_share_ready(void)
+{
+	if (sharing)
+		pthread_join(share_thread, NULL);
+	sharing = false;
+	if (shared_probe && devpm_ksleep_share(shared_probe) < 0) {
+		devpm_ksleep_close(shared_probe);
+		shared_probe = NULL;
+		unsetenv(DEVPM_KSLEEP_ENV);
+	}
+}
+
+void devpm_floor_sleep_unshare(void)
+{
+	if (sharing)
+		pthread_join(share_thread, NULL);
+	sharing = false;
+	devpm_trace_stop(shared_trace);
+	shared_trace = NULL;
+	devpm_ksleep_close(shared_probe);
+	shared_probe = NULL;
+	unsetenv(DEVPM_KSLEEP_ENV);
+}
+
+static void floor_add(uint64_t from, uint64_t len, void *ctx)
+{
+	(void)ctx;
+	devpm_floor_add(from, len);
+}
+
+void devpm_floor_sleep_case_end(void)
+{
+	struct devpm_ksleep *v = NULL;
+	const struct devpm_event *ev;
+	size_t n = 0, cap = 0, nev;
+	uint64_t lost = 0, before;
+
+	if (!probe || !windows_trace)
+		return;
+	/*
+	 * What arrived since the last case; spans before this one's begin
+	 * are clipped by devpm_floor_add().
+	 */
+	if (devpm_ksleep_read(probe, &v, &n, &cap, &lost) < 0 ||
+	    devpm_trace_poll(windows_trace, 0) < 0) {
+		printf("# floor: kernel sleeps: %s\n", devpm_error());
+		goto out;
+	}
+	ev = devpm_trace_events(windows_trace, &nev);
+	before = devpm_floor_us();
+	devpm_floor_sleep_spans(ev, nev, v, n, floor_add, NULL);
+	devpm_metric("-", "floor_sleep_ms",
+		     (devpm_floor_us() - before) / 1000.0);
+	if (lost)
+		printf("# floor: %llu kernel sleeps lost from full buffers: floor_ms undercounts\n",
+		       (unsigned long long)lost);
+out:
+	devpm_trace_clear(windows_trace);
+	free(v);
+}

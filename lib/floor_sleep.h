@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * floor_sleep.h - the kernel's own sleeps inside PM transitions, counted
+ * in a case's floor (floor.h).
+ *
+ * A resume or suspend waits out delays no CPU can beat that the kernel
+ * chose, not the test: libata's link resume sleeps 200 ms and debounces
+ * for 100 ms more on every hard reset (drivers/ata/libata-sata.c:
+ * sata_link_resume(), sata_link_debounce()), a USB port resume signals
+ * for 40 ms (drivers/usb/core/hub.c: usb_port_resume()).  Of the sleeps
+ * kernel_sleep.h samples, a case's floor counts [at, at + len] for those
+ * whose task was inside a PM window when it called:
+ *
+ *  rpm		between its rpm_resume or rpm_suspend event and the
+ *		rpm_return_int that ends that call (nested calls of a parent
+ *		count as the outer one);
+ *  ata reset	between ata_*reset_begin and ata_*reset_end (libata's EH
+ *		thread, which a port's runtime resume schedules).
+ *
+ * A sleep of another task, or before a window's first event was seen,
+ * does not count: the floor stays a lower bound.  So does a sleep on a CPU
+ * that went offline since the probes were made (a system suspend that
+ * takes the non-boot CPUs down ends their perf events): it is missed.  The windows come from a
+ * program-wide trace of every device's rpm events and libata's reset
+ * events; without tracefs or the kprobe PMU the floor has the configured
+ * delays only, and the program says so once.
+ */
+#ifndef DEVPM_FLOOR_SLEEP_H
+#define DEVPM_FLOOR_SLEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel_sleep.h"
+#include "trace.h"
+
+/*
+ * Call add(from, len, ctx) for each sleep of s[0..ns) (ordered by at_us)
+ * made inside a PM window of ev[0..nev) (trace order), clipped to the
+ * window's end.  Returns how many counted.
+ */
+size_t devpm_floor_sleep_spans(const struct devpm_event *ev, size_t nev,
+			       const struct devpm_ksleep *s, size_t ns,
+			       void (*add)(uint64_t from, uint64_t len,
+					   void *ctx),
+			       void *ctx);
+
+/*
+ * In the program's main process, before the harness forks the cases:
+ * start the sleep probes and the windows' trace.  Idempotent.
+ */
+void devpm_floor_sleep_watch(void);
+
+/*
+ * In the runner, after devpm_trace_pool_share(): the probes and the
+ * windows' trace, made once (in a thread of their own) and kept for every
+ * program it starts, which attach to them in devpm_floor_sleep_watch();
+ * _ready() before the first program, _unshare() at the end.  Without
+ * them each program makes its own, or says why it cannot.
+ */
+void devpm_floor_sleep_share(void);
+void devpm_floor_sleep_share_ready(void);
+void devpm_floor_sleep_unshare(void);
+
+/*
+ * At a case's end, before devpm_floor_report(): add the case's kernel
+ * sleeps to its floor, and report what they added as the metric "-"
+ * floor_sleep_ms.
+ */
+void devpm_floor_sleep_case_end(void);
+
+#endif

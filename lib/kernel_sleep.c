@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kernel_sleep.c - the kernel's msleep() and usleep_range_state() calls,
+ * sampled by perf kprobes with their first argument (kernel_sleep.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel_sleep.h"
+#include "kprobe_count.h"
+#include "sysfs.h"
+
+#if defined(__x86_64__)
+#include <asm/perf_regs.h>
+#define ARG0_REG PERF_REG_X86_DI
+#elif defined(__aarch64__)
+#include <asm/perf_regs.h>
+#define ARG0_REG PERF_REG_ARM64_X0
+#else
+#define ARG0_REG 0
+#define NO_ARG0_REG
+#endif
+
+#define KSLEEP_MAX_CPUS 512
+/* 32 data pages a ring: 3,000 sleeps a CPU between two reads. */
+#define RING_PAGES 32
+
+/* What each probed function's first argument counts, in µs. */
+static const struct {
+	const char *func;
+	uint64_t unit_us;
+} probed[] = {
+	{ "msleep", 1000 },		/* unsigned int msecs */
+	{ "usleep_range_state", 1 },	/* unsigned long min (µs) */
+};
+#define NPROBED (sizeof(probed) / sizeof(probed[0]))
+
+struct ring {
+	int fd;
+	const char *func;
+	uint64_t unit_us;
+	struct perf_event_mmap_page *page;	/* then the data pages */
+	const unsigned char *data;
+	size_t size;				/* of the data */
+};
+
+/*
+ * The kernel does not copy a perf buffer's mapping into a child
+ * (perf_mmap(): VM_DONTCOPY), and the harness forks each case: a process
+ * other than mapped_by maps the buffers again (the same buffers: the
+ * opener's mapping keeps them) before it reads.
+ */
+struct devpm_ksleep_probe {
+	pid_t mapped_by;
+	size_t nring;
+	size_t page_size;
+	struct ring ring[];
+};
+
+static int perf_open(struct perf_event_attr *a, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, a, -1, cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+int devpm_ksleep_parse_record(const void *rec, size_t len, uint64_t unit_us,
+			      struct devpm_ksleep *out, uint64_t *lost)
+{
+	const unsigned char *p = rec;
+	struct perf_event_header h;
+	uint64_t t, abi, arg, lo;
+	uint32_t pid;
+
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, p, sizeof(h));
+	if (h.size != len)
+		return -EINVAL;
+	if (h.type == PERF_RECORD_LOST) {
+		if (len < sizeof(h) + 16)
+			return -EINVAL;
+		memcpy(&lo, p + sizeof(h) + 8, sizeof(lo));
+		*lost += lo;
+		return 0;
+	}
+	if (h.type != PERF_RECORD_SAMPLE)
+		return 0;
+	/* TID (pid, tid), TIME, REGS_INTR (abi, then the one register). */
+	if (len < sizeof(h) + 24)
+		return -EINVAL;
+	memcpy(&pid, p + sizeof(h), sizeof(pid));
+	memcpy(&t, p + sizeof(h) + 8, sizeof(t));
+	memcpy(&abi, p + sizeof(h) + 16, sizeof(abi));
+	if (!abi)
+		return 0;	/* no registers: no length known */
+	if (len < sizeof(h) + 32)
+		return -EINVAL;
+	memcpy(&arg, p + sizeof(h) + 24, sizeof(arg));
+	/* A length beyond a day is no delay (and would overflow). */
+	if (arg > 86400ULL * 1000000 / unit_us)
+		return -EINVAL;
+	out->pid = (int)pid;
+	out->at_us = t / 1000;
+	out->len_us = arg * unit_us;
+	return 1;
+}
+
+void devpm_ksleep_close(struct devpm_ksleep_probe *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nring; i++) {
+		if (p->ring[i].page && p->mapped_by == getpid())
+			munmap(p->ring[i].page, p->ring[i].size + p->page_size);
+		close(p->ring[i].fd);
+	}
+	free(p);
+}
+
+static int ring_map(const struct devpm_ksleep_probe *p, struct ring *r)
+{
+	void *m = mmap(NULL, r->size + p->page_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, r->fd, 0);
+
+	if (m == MAP_FAILED)
+		return devpm_fail(errno, "kernel sleeps: mmap of the %s probe's buffer: %s",
+				  r->func, strerror(errno));
+	r->page = m;
+	r->data = (const unsigned char *)m + p->page_size;
+	return 0;
+}
+
+/* -errno of perf_event_open, or 1 when the mmap failed (said). */
+static int ring_open(struct devpm_ksleep_probe *p, long type, size_t k,
+		     int cpu)
+{
+	struct ring *r = &p->ring[p->nring];
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = (uint32_t)type;
+	a.config1 = (uint64_t)(uintptr_t)probed[k].func;	/* kprobe_func */
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_REGS_INTR;
+	a.sample_regs_intr = 1ULL << ARG0_REG;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	r->fd = perf_open(&a, cpu);
+	if (r->fd < 0)
+		return -errno;
+	r->unit_us = probed[k].unit_us;
+	r->func = probed[k].func;
+	r->size = RING_PAGES * p->page_size;
+	if (ring_map(p, r)) {
+		close(r->fd);
+		return 1;
+	}
+	p->nring++;
+	return 0;
+}
+
+int devpm_ksleep_open(struct devpm_ksleep_probe **out)
+{
+	struct devpm_ksleep_probe *p;
+	long ncpu, psz, type;
+	size_t k;
+	int cpu, r;
+
+	*out = NULL;
+#ifdef NO_ARG0_REG
+	return devpm_fail(EOPNOTSUPP, "kernel sleeps: no argument register known for this architecture");
+#endif
+	if (devpm_sysfs_root()[0])
+		return devpm_fail(EOPNOTSUPP, "kernel sleeps: need the live kernel, not a sysfs root");
+	if (devpm_read_long(DEVPM_KPROBE_PMU, &type))
+		return devpm_fail(ENOENT, "kernel sleeps: no kprobe PMU (%s): needs CONFIG_KPROBE_EVENTS and CONFIG_PERF_EVENTS",
+				  DEVPM_KPROBE_PMU);
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	psz = sysconf(_SC_PAGESIZE);
+	if (ncpu < 1 || ncpu > KSLEEP_MAX_CPUS || psz <= 0)
+		return devpm_fail(ERANGE, "kernel sleeps: %ld CPUs", ncpu);
+	p = calloc(1, sizeof(*p) + NPROBED * (size_t)ncpu * sizeof(p->ring[0]));
+	if (!p)
+		return devpm_fail(ENOMEM, "kernel sleeps: out of memory");
+	p->page_size = (size_t)psz;
+	p->mapped_by = getpid();
+	for (k = 0; k < NPROBED; k++) {
+		for (cpu = 0; cpu < ncpu; cpu++) {
+			r = ring_open(p, type, k, cpu);
+			/* An offline CPU sleeps nothing. */
+			if (r == -ENODEV || (r == -EINVAL && p->nring))
+				continue;
+			if (r) {
+				devpm_ksleep_close(p);
+				if (r > 0)
+					return -ENOMEM;	/* mmap: said */
+				return devpm_fail(-r, "kernel sleeps: probe of %s on cpu %d: perf_event_open: %s%s",
+						  probed[k].func, cpu,
+						  strerror(-r),
+						  r == -EACCES || r == -EPERM ?
+						  " (needs root or CAP_PERFMON)" : "");
+			}
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+/* Copy len bytes at offset off of the ring's data, which wraps. */
+static void ring_copy(const struct ring *r, uint64_t off, void *dst,
+		      size_t len)
+{
+	size_t at = off % r->size, first = r->size - at;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, r->data + at, first);
+	memcpy((unsigned char *)dst + first, r->data, len - first);
+}
+
+static int push(struct devpm_ksleep **v, size_t *n, size_t *cap,
+		const struct devpm_ksleep *s)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct devpm_ksleep *nv = realloc(*v, c * sizeof(**v));
+
+		if (!nv)
+			return devpm_fail(ENOMEM, "kernel sleeps: out of memory");
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = *s;
+	return 0;
+}
+
+static int ring_read(struct ring *r, struct devpm_ksleep **v, size_t *n,
+		     size_t *cap, uint64_t *lost)
+{
+	uint64_t head, tail;
+	unsigned char rec[256];
+	struct perf_event_header h;
+	struct devpm_ksleep s;
+	int got = 0, ret = 0;
+
+	head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	tail = r->page->data_tail;
+	while (tail + sizeof(h) <= head) {
+		ring_copy(r, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;	/* torn: drop the rest */
+		if (h.size <= sizeof(rec)) {
+			ring_copy(r, tail, rec, h.size);
+			if (devpm_ksleep_parse_record(rec, h.size, r->unit_us,
+						      &s, lost) == 1) {
+				ret = push(v, n, cap, &s);
+				if (ret < 0)
+					break;
+				got++;
+			}
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&r->page->data_tail, head, __ATOMIC_RELEASE);
+	return ret < 0 ? ret : got;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct devpm_ksleep *x = a, *y = b;
+
+	return x->at_us < y->at_us ? -1 : x->at_us > y->at_us;
+}
+
+int devpm_ksleep_read(struct devpm_ksleep_probe *p, struct devpm_ksleep **v,
+		      size_t *n, size_t *cap, uint64_t *lost)
+{
+	size_t i, first = *n;
+	int r;
+
+	if (!p)
+		return devpm_fail(EINVAL, "kernel sleeps: not sampling");
+	if (p->mapped_by != getpid()) {
+		for (i = 0; i < p->nring; i++) {
+			r = ring_map(p, &p->ring[i]);
+			if (r < 0)
+				return r;
+		}
+		p->mapped_by = getpid();
+	}
+	for (i = 0; i < p->nring; i++) {
+		r = ring_read(&p->ring[i], v, n, cap, lost);
+		if (r < 0)
+			return r;
+	}
+	qsort(*v + first, *n - first, sizeof(**v), by_time);
+	return (int)(*n - first);
+}
+
+/* --- the runner's probes, shared with its programs --------------------- */
+
+int devpm_ksleep_share(struct devpm_ksleep_probe *p)
+{
+	char v[4096];
+	size_t i, off;
+	int n;
+
+	if (!p)
+		return devpm_fail(EINVAL, "kernel sleeps: not sampling");
+	off = (size_t)snprintf(v, sizeof(v), "%d", (int)getpid());
+	for (i = 0; i < p->nring; i++) {
+		n = snprintf(v + off, sizeof(v) - off, " %d:%llu",
+			     p->ring[i].fd,
+			     (unsigned long long)p->ring[i].unit_us);
+		if (n < 0 || (size_t)n >= sizeof(v) - off)
+			return devpm_fail(E2BIG, "kernel sleeps: %zu probes",
+					  p->nring);
+		off += (size_t)n;
+	}
+	/* The programs inherit them; nothing else the runner starts reads. */
+	for (i = 0; i < p->nring; i++)
+		if (fcntl(p->ring[i].fd, F_SETFD, 0))
+			return devpm_fail(errno, "kernel sleeps: %s",
+					  strerror(errno));
+	return setenv(DEVPM_KSLEEP_ENV, v, 1) ? -errno : 0;
+}
+
+/* fd is a perf event the runner opened (and we inherited). */
+static bool perf_fd(int fd)
+{
+	char link[64], target[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return !strcmp(target, "anon_inode:[perf_event]");
+}
+
+static const char *func_of(uint64_t unit_us)
+{
+	size_t k;
+
+	for (k = 0; k < NPROBED; k++)
+		if (probed[k].unit_us == unit_us)
+			return probed[k].func;
+	return NULL;
+}
+
+int devpm_ksleep_attach(struct devpm_ksleep_probe **out)
+{
+	const char *v = getenv(DEVPM_KSLEEP_ENV);
+	struct devpm_ksleep_probe *p;
+	unsigned long long unit;
+	struct ring *r;
+	int pid, fd, used;
+	long psz = sysconf(_SC_PAGESIZE);
+
+	*out = NULL;
+	if (!v || sscanf(v, "%d%n", &pid, &used) != 1 || pid != getppid())
+		return devpm_fail(ENOENT, "kernel sleeps: no probes of devpm run to attach to");
+	p = calloc(1, sizeof(*p) + 2 * KSLEEP_MAX_CPUS * sizeof(p->ring[0]));
+	if (!p || psz <= 0) {
+		free(p);
+		return devpm_fail(ENOMEM, "kernel sleeps: out of memory");
+	}
+	p->page_size = (size_t)psz;
+	p->mapped_by = getpid();
+	v += used;
+	while (sscanf(v, " %d:%llu%n", &fd, &unit, &used) == 2) {
+		v += used;
+		r = &p->ring[p->nring];
+		if (p->nring == 2 * KSLEEP_MAX_CPUS || !func_of(unit) ||
+		    fd < 0 || !perf_fd(fd)) {
+			devpm_ksleep_close(p);
+			return devpm_fail(EINVAL, "kernel sleeps: %s names no probe of devpm run",
+					  DEVPM_KSLEEP_ENV);
+		}
+		r->fd = fd;
+		r->unit_us = unit;
+		r->func = func_of(unit);
+		r->size = RING_PAGES * p->page_size;
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		if (ring_map(p, r)) {
+			devpm_ksleep_close(p);
+			return -ENOMEM;
+		}
+		p->nring++;
+		/* What the runner and the last program left is not ours. */
+		__atomic_store_n(&r->page->data_tail,
+				 __atomic_load_n(&r->page->data_head,
+						 __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+	}
+	if (!p->nring || *v) {
+		devpm_ksleep_close(p);
+		return devpm_fail(EINVAL, "kernel sleeps: %s names no probe of devpm run",
+				  DEVPM_KSLEEP_ENV);
+	}
+	*out = p;
+	return 0;
+}
