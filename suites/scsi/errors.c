@@ -106,10 +106,13 @@ static int read_join(pthread_t th, int bound_ms)
 	return pthread_timedjoin_np(th, NULL, &ts) ? -1 : 0;
 }
 
-/* SCSI commands of the disk in a window: READs dispatched and timed out. */
+/*
+ * SCSI commands of the disk in a window: READs dispatched and timed out;
+ * first_us (may be NULL): when the first was dispatched.
+ */
 static void reads_of(struct devpm_trace *t, const struct devpm_scsi_disk *d,
 		     uint64_t from, uint64_t to, long long lba, int *started,
-		     int *timedout)
+		     int *timedout, uint64_t *first_us)
 {
 	const struct devpm_event *ev;
 	struct devpm_scsi_cmd c;
@@ -122,6 +125,8 @@ static void reads_of(struct devpm_trace *t, const struct devpm_scsi_disk *d,
 		    devpm_scsi_parse(&ev[i], &c) || !devpm_scsi_cmd_is(&c, d) ||
 		    !devpm_scsi_op_is_read(c.opcode) || c.lba != lba)
 			continue;
+		if (first_us && c.kind == DEVPM_SCSI_START && !*started)
+			*first_us = ev[i].ts_us;
 		*started += c.kind == DEVPM_SCSI_START;
 		*timedout += c.kind == DEVPM_SCSI_TIMEOUT;
 	}
@@ -136,7 +141,8 @@ static bool read_dispatched(struct devpm_trace *t,
 	int started, timedout;
 
 	do {
-		reads_of(t, d, from, devpm_now_us(), lba, &started, &timedout);
+		reads_of(t, d, from, devpm_now_us(), lba, &started, &timedout,
+			 NULL);
 		if (started)
 			return true;
 		devpm_trace_poll(t, 10);
@@ -188,7 +194,7 @@ static int timeout_round(struct ctx *c, double *ms)
 	long long lba = c->off / c->b->lbs;
 	struct reader r = { .b = c->b, .buf = c->buf, .off = c->off };
 	int started, timedout;
-	uint64_t start;
+	uint64_t start, dispatched = 0;
 	pthread_t th;
 	long bad;
 
@@ -219,7 +225,8 @@ static int timeout_round(struct ctx *c, double *ms)
 		return -1;
 	}
 	*ms = (double)(r.t1 - r.t0) / 1000;
-	reads_of(c->t, c->x->d, r.t0, r.t1, lba, &started, &timedout);
+	reads_of(c->t, c->x->d, r.t0, r.t1, lba, &started, &timedout,
+		 &dispatched);
 	if (r.ret) {
 		snprintf(c->why, c->len, "the retried READ failed: %s", r.msg);
 		return -1;
@@ -237,6 +244,8 @@ static int timeout_round(struct ctx *c, double *ms)
 			 *ms, started, timedout);
 		return -1;
 	}
+	/* The dropped READ's block-layer timer: waited out (floor.h). */
+	devpm_floor_add(dispatched, CMD_TIMEOUT_S * 1000000ULL);
 	return resumed_once(c, r.t0, r.t1);
 err:
 	snprintf(c->why, c->len, "%s", devpm_error());
@@ -271,7 +280,7 @@ static int medium_round(struct ctx *c, double *ms)
 			 strerror(-e));
 		return -1;
 	}
-	reads_of(c->t, c->x->d, t0, t1, lba, &started, &timedout);
+	reads_of(c->t, c->x->d, t0, t1, lba, &started, &timedout, NULL);
 	if (started != 1 || *ms > HANG_BOUND_MS) {
 		snprintf(c->why, c->len,
 			 "an unrecovered read error was dispatched %d times in %.0f ms (want once, no retry)",
