@@ -3,10 +3,11 @@
  * bench.c - build/devpm-bench RUN_DIR: the performance figures of one run
  * (issue #17), from its summary.json and env.json.
  *
- * Per program: its time, its floor (the sum of its cases' "-" floor_ms
- * metrics: the kernel delays it must wait out; "sleep" is the part of it
- * that is the kernel's own sleeps in PM transitions, floor_sleep.h),
- * time/floor, and the rule
+ * Per program: its time (without the runner's quiet-window unbind or bind
+ * it holds, a row "runner/quiet_window" of its own), its floor (the sum
+ * of its cases' "-" floor_ms metrics: the kernel delays it must wait out;
+ * "sleep" is the part of it that is the kernel's own sleeps in PM
+ * transitions, floor_sleep.h), time/floor, and the rule
  * time <= 2 x floor + 1 s; its cases' wait lag (the median of their
  * wait_lag_us_p50, the largest of their wait_lag_us_p99).  Then the run:
  * QEMU start to the first test, the runner's probe phase, wall time, the
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "runner/json.h"
+#include "runner/stream.h"
 #include "runner/util.h"
 
 #define RULE_FACTOR 2.0
@@ -38,6 +40,7 @@ struct prog {
 	double ms;		/* its duration */
 	double floor_ms;	/* NAN: no case reported one */
 	double sleep_ms;	/* of it, the kernel's own sleeps (NAN: none) */
+	double window_ms;	/* the runner's quiet window, not in ms */
 	double *p50;		/* its cases' wait_lag_us_p50 */
 	size_t np50;
 	double p99;		/* the largest of its cases' p99; NAN none */
@@ -121,14 +124,47 @@ static void add_metrics(struct prog *p, const struct rn_json *c)
 	}
 }
 
-/* The programs of summary.json with their cases' metrics. */
-static struct prog *programs(const struct rn_json *sum, size_t *n)
+static double env_num(const struct rn_json *env, const char *key);
+
+/*
+ * The runner's quiet-window unbind or bind that the program's time holds
+ * (its NOTE, stream.h), in ms: the runner's work, not the program's.
+ */
+static double window_of(const struct rn_json *prog, const struct rn_json *env)
+{
+	const struct rn_json *notes = rn_json_get(prog, "notes");
+	const char *s;
+	double ms = 0, v;
+	size_t i;
+
+	for (i = 0; notes && notes->type == RN_J_ARR && i < notes->n; i++) {
+		s = notes->items[i]->type == RN_J_STR ? notes->items[i]->str :
+							NULL;
+		v = NAN;
+		if (s && !strncmp(s, RN_NOTE_QUIET_UNBOUND,
+				  strlen(RN_NOTE_QUIET_UNBOUND)))
+			v = env_num(env, "quiet_window_unbind_ms");
+		else if (s && !strncmp(s, RN_NOTE_QUIET_BOUND,
+				       strlen(RN_NOTE_QUIET_BOUND)))
+			v = env_num(env, "quiet_window_bind_ms");
+		if (!isnan(v) && v > 0)
+			ms += v;
+	}
+	return ms;
+}
+
+/*
+ * The programs of summary.json with their cases' metrics, each timed
+ * without the runner's quiet window, which is a row of its own.
+ */
+static struct prog *programs(const struct rn_json *sum,
+			     const struct rn_json *env, size_t *n)
 {
 	const struct rn_json *ps = rn_json_get(sum, "programs");
 	const struct rn_json *cs = rn_json_get(sum, "cases");
 	const char *suite, *name;
 	struct prog *v = NULL, *p;
-	double ms;
+	double ms, window = 0;
 	size_t i;
 
 	*n = 0;
@@ -142,7 +178,11 @@ static struct prog *programs(const struct rn_json *sum, size_t *n)
 		p = &v[(*n)++];
 		memset(p, 0, sizeof(*p));
 		snprintf(p->name, sizeof(p->name), "%s/%s", suite, name);
-		p->ms = ms;
+		p->window_ms = window_of(ps->items[i], env);
+		if (p->window_ms > ms)
+			p->window_ms = ms;
+		p->ms = ms - p->window_ms;
+		window += p->window_ms;
 		p->floor_ms = NAN;
 		p->sleep_ms = NAN;
 		p->p99 = NAN;
@@ -153,6 +193,14 @@ static struct prog *programs(const struct rn_json *sum, size_t *n)
 		p = suite && name ? prog_of(v, *n, suite, name) : NULL;
 		if (p)
 			add_metrics(p, cs->items[i]);
+	}
+	if (window > 0) {
+		v = rn_xrealloc(v, (*n + 1) * sizeof(*v));
+		p = &v[(*n)++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->name, sizeof(p->name), "runner/quiet_window");
+		p->ms = window;
+		p->floor_ms = p->sleep_ms = p->p99 = NAN;
 	}
 	return v;
 }
@@ -290,7 +338,7 @@ int main(int argc, char **argv)
 		rn_json_free(sum);
 		return 2;
 	}
-	v = programs(sum, &n);
+	v = programs(sum, env, &n);
 
 	rn_buf_printf(&b, "{\n  \"format\": \"devpm-bench\", \"format_version\": 1,\n  \"run_id\": \"%s\",\n  \"rule\": \"time <= 2 x floor + 1 s\",\n  \"programs\": [\n",
 		      rn_json_str(sum, "run_id") ?: "");
@@ -327,6 +375,9 @@ int main(int argc, char **argv)
 		jnum(&b, "time_ms", p->ms, true);
 		jnum(&b, "floor_ms", p->floor_ms, true);
 		jnum(&b, "floor_sleep_ms", p->sleep_ms, true);
+		/* What the summary's duration_ms holds beyond time_ms. */
+		jnum(&b, "quiet_window_ms", p->window_ms > 0 ? p->window_ms :
+			 NAN, true);
 		jnum(&b, "ratio", ratio, true);
 		jnum(&b, "limit_ms", isnan(limit) ? NAN : limit * 1000, true);
 		rn_buf_printf(&b, "\"rule\": \"%s\", ", rule);

@@ -10,6 +10,7 @@
 #include "kselftest_harness.h"
 #include "test_runner.h"
 #include "json.h"
+#include "stream.h"
 
 /*
  * A case of program p with a floor_ms (of it, sleep: floor_sleep_ms) and
@@ -37,10 +38,17 @@ static void add_case(struct rn_buf *b, const char *p, const char *c,
 	rn_buf_printf(b, "], \"devices\": []}%s\n", comma ? "," : "");
 }
 
+static void prog_noted(struct rn_buf *b, const char *p, int ms,
+		       const char *note, bool comma)
+{
+	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"result\": \"pass\", \"status\": \"exit:0\", \"duration_ms\": %d, \"timeout_s\": 60, \"notes\": [%s%s%s]}%s\n",
+		      p, ms, note ? "\"" : "", note ? note : "",
+		      note ? "\"" : "", comma ? "," : "");
+}
+
 static void prog(struct rn_buf *b, const char *p, int ms, bool comma)
 {
-	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"result\": \"pass\", \"status\": \"exit:0\", \"duration_ms\": %d, \"timeout_s\": 60, \"notes\": []}%s\n",
-		      p, ms, comma ? "," : "");
+	prog_noted(b, p, ms, NULL, comma);
 }
 
 /* Run devpm-bench on dir: exit code; its stdout in out. */
@@ -78,22 +86,29 @@ TEST(rule_floor_and_lag)
 	/* slow: floor 1000 ms, time 3001 > 2 x 1000 + 1000. */
 	add_case(&b, "slow", "a", 1000, -1, 200, 500, true);
 	/* none: no floor reported. */
-	add_case(&b, "none", "a", -1, -1, -1, -1, false);
+	add_case(&b, "none", "a", -1, -1, -1, -1, true);
+	/* quiet: 2.5 s, of which the runner's window bind took 1.5 s. */
+	add_case(&b, "quiet", "a", 100, -1, -1, -1, false);
 	rn_buf_add(&b, "], \"programs\": [\n");
 	prog(&b, "fast", 3000, true);
 	prog(&b, "slow", 3001, true);
-	prog(&b, "none", 50000, false);
+	prog(&b, "none", 50000, true);
+	prog_noted(&b, "quiet", 2500, RN_NOTE_QUIET_BOUND "every controller back in 1500 ms",
+		   false);
 	rn_buf_add(&b, "]}\n");
 	ASSERT_EQ(0, unit_put(tmp, "summary.json", b.s));
 	rn_buf_free(&b);
 	ASSERT_EQ(0, unit_put(tmp, "env.json",
-			      "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"probe_ms\": \"12.5\", \"probe_cached\": \"3/3\", \"wall_s\": \"60.0\", \"opt_suites\": \"all\"}\n"));
+			      "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"probe_ms\": \"12.5\", \"probe_cached\": \"3/3\", \"wall_s\": \"60.0\", \"opt_suites\": \"all\", \"quiet_window_bind_ms\": \"1500.0\"}\n"));
 
 	EXPECT_EQ(1, bench(tmp, out, sizeof(out))) TH_LOG("%s", out);
 	ASSERT_HAS(out, "s/fast                        3.0      1.5      0.4    2.0      4.0  pass        200       2000");
 	ASSERT_HAS(out, "s/slow                        3.0      1.0      n/a    3.0      3.0  fail        200        500");
 	ASSERT_HAS(out, "s/none                       50.0      n/a      n/a    n/a      n/a   n/a        n/a        n/a");
-	ASSERT_HAS(out, "2x+1 s rule: 1 pass, 1 fail, 1 n/a");
+	/* The window is the runner's: the program is judged on 1.0 s. */
+	ASSERT_HAS(out, "s/quiet                       1.0      0.1      n/a   10.0      1.2  pass        n/a        n/a");
+	ASSERT_HAS(out, "runner/quiet_window           1.5      n/a      n/a    n/a      n/a   n/a        n/a        n/a");
+	ASSERT_HAS(out, "2x+1 s rule: 2 pass, 1 fail, 2 n/a");
 	ASSERT_HAS(out, "boot to first test 4.50 s (target <= 5 s: met)");
 	ASSERT_HAS(out, "12 ms (3/3 from the cache)");
 	/* Not all seven suites: the wall target does not apply. */
@@ -108,7 +123,7 @@ TEST(rule_floor_and_lag)
 	EXPECT_EQ(2000, v);
 	ps = rn_json_get(j, "programs");
 	ASSERT_NE(NULL, ps);
-	ASSERT_EQ(3, ps->n);
+	ASSERT_EQ(5, ps->n);
 	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_ms", &v));
 	EXPECT_EQ(1500, v);
 	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_sleep_ms", &v));

@@ -273,7 +273,7 @@ static void quiet_open(struct run_state *rs, size_t nprogs)
 			       devpm_error());
 	} else {
 		setenv(DEVPM_QEMU_QUIET_ENV, "1", 1);
-		rn_stream_emit(&rs->st, "NOTE quiet window: the runner unbound %s for this program and the next %zu in %.0f ms (lib/qemu_quiet.h)",
+		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_UNBOUND "%s for this program and the next %zu in %.0f ms (lib/qemu_quiet.h)",
 			       b.s ? b.s : "nothing", nprogs - 1,
 			       (rn_mono_us() - t0) / 1000.0);
 	}
@@ -305,7 +305,7 @@ static void quiet_close(struct run_state *rs)
 		rn_stream_emit(&rs->st, "NOTE quiet window: %s",
 			       rs->quiet_fail);
 	else
-		rn_stream_emit(&rs->st, "NOTE quiet window: bound again; every controller, usb and scsi device back in %.0f ms",
+		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_BOUND "every controller, usb and scsi device back in %.0f ms",
 			       (rn_mono_us() - t0) / 1000.0);
 	rn_stream_emit(&rs->st, "ENV quiet_window_bind_ms=%.1f",
 		       (rn_mono_us() - t0) / 1000.0);

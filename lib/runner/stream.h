@@ -32,6 +32,14 @@
 #define RN_STREAM_HEADER "DEVPM-STREAM 1"
 
 /*
+ * The NOTEs of the program whose time holds the runner's quiet-window
+ * unbind (ENV quiet_window_unbind_ms) or bind (ENV quiet_window_bind_ms):
+ * devpm-bench counts that time to the runner, not to the program.
+ */
+#define RN_NOTE_QUIET_UNBOUND "quiet window: the runner unbound "
+#define RN_NOTE_QUIET_BOUND "quiet window: bound again; "
+
+/*
  * Feed one record (no newline).  0, or -1 if it was not understood (it is
  * counted in r->bad_records and otherwise ignored).
  */
