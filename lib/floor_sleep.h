@@ -18,12 +18,12 @@
  *		thread, which a port's runtime resume schedules).
  *
  * A sleep of another task, or before a window's first event was seen,
- * does not count: the floor stays a lower bound.  So does a sleep on a CPU
- * that went offline since the probes were made (a system suspend that
- * takes the non-boot CPUs down ends their perf events): it is missed.  The windows come from a
+ * does not count: the floor stays a lower bound.  The windows come from a
  * program-wide trace of every device's rpm events and libata's reset
  * events; without tracefs or the kprobe PMU the floor has the configured
- * delays only, and the program says so once.
+ * delays only, and the program says so once.  (The probes outlive a CPU
+ * taken offline and back: with -smp 2, pm_test=core's non-boot CPU kept
+ * its probes enabled through it.)
  */
 #ifndef DEVPM_FLOOR_SLEEP_H
 #define DEVPM_FLOOR_SLEEP_H
