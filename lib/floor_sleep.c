@@ -27,6 +27,8 @@ struct task {
 	uint64_t rpm_from;
 	bool in_reset;
 	uint64_t reset_from;
+	bool in_work;		/* a probed work function (kernel_sleep.h) */
+	uint64_t work_from;
 };
 
 struct windows {
@@ -143,6 +145,27 @@ static int note_event(struct windows *ws, const struct devpm_event *e)
 	return window_add(ws, e->pid, t->reset_from, e->ts_us);
 }
 
+/* A probed work function's entry or return (struct devpm_ksleep.edge). */
+static int note_edge(struct windows *ws, const struct devpm_ksleep *e)
+{
+	struct task *t;
+
+	if (e->pid <= 0)
+		return 0;
+	t = task_of(ws, e->pid);
+	if (!t)
+		return -ENOMEM;
+	if (e->edge > 0) {
+		t->in_work = true;
+		t->work_from = e->at_us;
+		return 0;
+	}
+	if (!t->in_work)
+		return 0;	/* entered before the probes saw it */
+	t->in_work = false;
+	return window_add(ws, e->pid, t->work_from, e->at_us);
+}
+
 static int by_pid_from(const void *a, const void *b)
 {
 	const struct window *x = a, *y = b;
@@ -193,6 +216,9 @@ size_t devpm_floor_sleep_spans(const struct devpm_event *ev, size_t nev,
 	for (i = 0; i < nev; i++)
 		if (note_event(&ws, &ev[i]))
 			goto out;
+	for (i = 0; i < ns; i++)
+		if (s[i].edge && note_edge(&ws, &s[i]))
+			goto out;
 	/* Still open when the trace was read: open until now. */
 	for (i = 0; i < ws.nt; i++) {
 		if (ws.t[i].depth &&
@@ -202,10 +228,16 @@ size_t devpm_floor_sleep_spans(const struct devpm_event *ev, size_t nev,
 		    window_add(&ws, ws.t[i].pid, ws.t[i].reset_from,
 			       UINT64_MAX))
 			goto out;
+		if (ws.t[i].in_work &&
+		    window_add(&ws, ws.t[i].pid, ws.t[i].work_from,
+			       UINT64_MAX))
+			goto out;
 	}
 	if (ws.n)
 		qsort(ws.w, ws.n, sizeof(*ws.w), by_pid_from);
 	for (i = 0; i < ns; i++) {
+		if (s[i].edge)
+			continue;
 		w = window_at(&ws, s[i].pid, s[i].at_us);
 		if (!w || !s[i].len_us)
 			continue;

@@ -15,7 +15,10 @@
  *		rpm_return_int that ends that call (nested calls of a parent
  *		count as the outer one);
  *  ata reset	between ata_*reset_begin and ata_*reset_end (libata's EH
- *		thread, which a port's runtime resume schedules).
+ *		thread, which a port's runtime resume schedules);
+ *  hub work	between usbcore's hub_event() entry and return (kprobes,
+ *		kernel_sleep.h): the port debounce and enumeration that a
+ *		USB resume or a new device waits for.
  *
  * A sleep of another task, or before a window's first event was seen,
  * does not count: the floor stays a lower bound.  The windows come from a
@@ -35,9 +38,10 @@
 #include "trace.h"
 
 /*
- * Call add(from, len, ctx) for each sleep of s[0..ns) (ordered by at_us)
- * made inside a PM window of ev[0..nev) (trace order), clipped to the
- * window's end.  Returns how many counted.
+ * Call add(from, len, ctx) for each sleep of s[0..ns) (ordered by at_us;
+ * its hub_event() edges bound windows too) made inside a PM window of
+ * ev[0..nev) (trace order), clipped to the window's end.  Returns how
+ * many counted.
  */
 size_t devpm_floor_sleep_spans(const struct devpm_event *ev, size_t nev,
 			       const struct devpm_ksleep *s, size_t ns,

@@ -34,18 +34,30 @@
 /* 32 data pages a ring: 3,000 sleeps a CPU between two reads. */
 #define RING_PAGES 32
 
-/* What each probed function's first argument counts, in µs. */
+/*
+ * The probes: a sleep's first argument counts unit_us µs; a work
+ * function's entry (edge 1) and return (edge -1, a kretprobe) bound a
+ * window (floor_sleep.h).  Optional ones (a module's) come last and are
+ * left out, entry and return together, where the kernel lacks them.
+ */
 static const struct {
 	const char *func;
 	uint64_t unit_us;
+	int edge;
+	bool optional;
 } probed[] = {
-	{ "msleep", 1000 },		/* unsigned int msecs */
-	{ "usleep_range_state", 1 },	/* unsigned long min (µs) */
+	{ "msleep", 1000, 0, false },		/* unsigned int msecs */
+	{ "usleep_range_state", 1, 0, false },	/* unsigned long min (µs) */
+	/* usbcore's hub work: port resume, debounce, enumeration */
+	{ "hub_event", 0, 1, true },
+	{ "hub_event", 0, -1, true },
 };
 #define NPROBED (sizeof(probed) / sizeof(probed[0]))
+#define RETPROBE 1ULL	/* config:0 of the kprobe PMU's format/retprobe */
 
 struct ring {
 	int fd;
+	size_t k;		/* in probed[] */
 	const char *func;
 	uint64_t unit_us;
 	struct perf_event_mmap_page *page;	/* then the data pages */
@@ -106,12 +118,20 @@ int devpm_ksleep_parse_record(const void *rec, size_t len, uint64_t unit_us,
 		return -EINVAL;
 	memcpy(&arg, p + sizeof(h) + 24, sizeof(arg));
 	/* A length beyond a day is no delay (and would overflow). */
-	if (arg > 86400ULL * 1000000 / unit_us)
+	if (unit_us && arg > 86400ULL * 1000000 / unit_us)
 		return -EINVAL;
 	out->pid = (int)pid;
 	out->at_us = t / 1000;
 	out->len_us = arg * unit_us;
+	out->edge = 0;
 	return 1;
+}
+
+static void ring_drop(const struct devpm_ksleep_probe *p, struct ring *r)
+{
+	if (r->page && p->mapped_by == getpid())
+		munmap(r->page, r->size + p->page_size);
+	close(r->fd);
 }
 
 void devpm_ksleep_close(struct devpm_ksleep_probe *p)
@@ -120,11 +140,8 @@ void devpm_ksleep_close(struct devpm_ksleep_probe *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nring; i++) {
-		if (p->ring[i].page && p->mapped_by == getpid())
-			munmap(p->ring[i].page, p->ring[i].size + p->page_size);
-		close(p->ring[i].fd);
-	}
+	for (i = 0; i < p->nring; i++)
+		ring_drop(p, &p->ring[i]);
 	free(p);
 }
 
@@ -151,6 +168,7 @@ static int ring_open(struct devpm_ksleep_probe *p, long type, size_t k,
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = (uint32_t)type;
+	a.config = probed[k].edge < 0 ? RETPROBE : 0;
 	a.config1 = (uint64_t)(uintptr_t)probed[k].func;	/* kprobe_func */
 	a.sample_period = 1;
 	a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -161,6 +179,7 @@ static int ring_open(struct devpm_ksleep_probe *p, long type, size_t k,
 	r->fd = perf_open(&a, cpu);
 	if (r->fd < 0)
 		return -errno;
+	r->k = k;
 	r->unit_us = probed[k].unit_us;
 	r->func = probed[k].func;
 	r->size = RING_PAGES * p->page_size;
@@ -176,7 +195,7 @@ int devpm_ksleep_open(struct devpm_ksleep_probe **out)
 {
 	struct devpm_ksleep_probe *p;
 	long ncpu, psz, type;
-	size_t k;
+	size_t k, optional_from = 0;	/* 1 + its first ring; 0 none */
 	int cpu, r;
 
 	*out = NULL;
@@ -198,10 +217,21 @@ int devpm_ksleep_open(struct devpm_ksleep_probe **out)
 	p->page_size = (size_t)psz;
 	p->mapped_by = getpid();
 	for (k = 0; k < NPROBED; k++) {
+		if (probed[k].optional && !optional_from)
+			optional_from = p->nring + 1;
 		for (cpu = 0; cpu < ncpu; cpu++) {
 			r = ring_open(p, type, k, cpu);
 			/* An offline CPU sleeps nothing. */
-			if (r == -ENODEV || (r == -EINVAL && p->nring))
+			if (r == -ENODEV)
+				continue;
+			if (r && optional_from) {
+				/* None of the optional ones, then. */
+				while (p->nring >= optional_from)
+					ring_drop(p, &p->ring[--p->nring]);
+				*out = p;
+				return 0;
+			}
+			if (r == -EINVAL && p->nring)
 				continue;
 			if (r) {
 				devpm_ksleep_close(p);
@@ -266,6 +296,7 @@ static int ring_read(struct ring *r, struct devpm_ksleep **v, size_t *n,
 			ring_copy(r, tail, rec, h.size);
 			if (devpm_ksleep_parse_record(rec, h.size, r->unit_us,
 						      &s, lost) == 1) {
+				s.edge = probed[r->k].edge;
 				ret = push(v, n, cap, &s);
 				if (ret < 0)
 					break;
@@ -322,9 +353,8 @@ int devpm_ksleep_share(struct devpm_ksleep_probe *p)
 		return devpm_fail(EINVAL, "kernel sleeps: not sampling");
 	off = (size_t)snprintf(v, sizeof(v), "%d", (int)getpid());
 	for (i = 0; i < p->nring; i++) {
-		n = snprintf(v + off, sizeof(v) - off, " %d:%llu",
-			     p->ring[i].fd,
-			     (unsigned long long)p->ring[i].unit_us);
+		n = snprintf(v + off, sizeof(v) - off, " %d:%zu",
+			     p->ring[i].fd, p->ring[i].k);
 		if (n < 0 || (size_t)n >= sizeof(v) - off)
 			return devpm_fail(E2BIG, "kernel sleeps: %zu probes",
 					  p->nring);
@@ -352,29 +382,20 @@ static bool perf_fd(int fd)
 	return !strcmp(target, "anon_inode:[perf_event]");
 }
 
-static const char *func_of(uint64_t unit_us)
-{
-	size_t k;
-
-	for (k = 0; k < NPROBED; k++)
-		if (probed[k].unit_us == unit_us)
-			return probed[k].func;
-	return NULL;
-}
-
 int devpm_ksleep_attach(struct devpm_ksleep_probe **out)
 {
 	const char *v = getenv(DEVPM_KSLEEP_ENV);
 	struct devpm_ksleep_probe *p;
-	unsigned long long unit;
 	struct ring *r;
 	int pid, fd, used;
+	size_t k;
 	long psz = sysconf(_SC_PAGESIZE);
 
 	*out = NULL;
 	if (!v || sscanf(v, "%d%n", &pid, &used) != 1 || pid != getppid())
 		return devpm_fail(ENOENT, "kernel sleeps: no probes of devpm run to attach to");
-	p = calloc(1, sizeof(*p) + 2 * KSLEEP_MAX_CPUS * sizeof(p->ring[0]));
+	p = calloc(1, sizeof(*p) +
+		   NPROBED * KSLEEP_MAX_CPUS * sizeof(p->ring[0]));
 	if (!p || psz <= 0) {
 		free(p);
 		return devpm_fail(ENOMEM, "kernel sleeps: out of memory");
@@ -382,18 +403,19 @@ int devpm_ksleep_attach(struct devpm_ksleep_probe **out)
 	p->page_size = (size_t)psz;
 	p->mapped_by = getpid();
 	v += used;
-	while (sscanf(v, " %d:%llu%n", &fd, &unit, &used) == 2) {
+	while (sscanf(v, " %d:%zu%n", &fd, &k, &used) == 2) {
 		v += used;
 		r = &p->ring[p->nring];
-		if (p->nring == 2 * KSLEEP_MAX_CPUS || !func_of(unit) ||
+		if (p->nring == NPROBED * KSLEEP_MAX_CPUS || k >= NPROBED ||
 		    fd < 0 || !perf_fd(fd)) {
 			devpm_ksleep_close(p);
 			return devpm_fail(EINVAL, "kernel sleeps: %s names no probe of devpm run",
 					  DEVPM_KSLEEP_ENV);
 		}
 		r->fd = fd;
-		r->unit_us = unit;
-		r->func = func_of(unit);
+		r->k = k;
+		r->unit_us = probed[k].unit_us;
+		r->func = probed[k].func;
 		r->size = RING_PAGES * p->page_size;
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 		if (ring_map(p, r)) {

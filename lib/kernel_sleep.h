@@ -2,7 +2,9 @@
 /*
  * kernel_sleep.h - the delays the kernel chose to sleep: each call of
  * msleep(ms) and usleep_range_state(min, max, state), with the calling
- * task's pid, when it began and how long it asked for.
+ * task's pid, when it began and how long it asked for; and when usbcore's
+ * hub_event() work (whose sleeps a USB port's resume or enumeration
+ * waits out) began and returned, where usbcore is loaded.
  *
  * Both always sleep at least what they were asked (kernel/time/timer.c:
  * msleep() loops until its timeout ran out, usleep_range_state() until
@@ -23,6 +25,12 @@ struct devpm_ksleep {
 	int pid;		/* the task that slept */
 	uint64_t at_us;		/* its call, CLOCK_MONOTONIC */
 	uint64_t len_us;	/* what it asked for */
+	/*
+	 * 0: a sleep.  1, -1: no sleep but a work function the kernel
+	 * sleeps in for a device, entered (1) or returned from (-1):
+	 * usbcore's hub_event() (floor_sleep.h counts the sleeps between).
+	 */
+	int edge;
 };
 
 struct devpm_ksleep_probe;
@@ -55,7 +63,8 @@ int devpm_ksleep_attach(struct devpm_ksleep_probe **out);
 
 /*
  * One perf record (header included, len bytes) of a probe whose argument
- * counts unit_us microseconds: 1 and *out set for a sleep, 0 for another
+ * counts unit_us microseconds (0: none, a window's edge): 1 and *out set
+ * for a sample (edge 0: the caller sets the probe's), 0 for another
  * record (a PERF_RECORD_LOST adds to *lost), -EINVAL when malformed.
  * Exposed for the unit tests and the fuzzer.
  */

@@ -83,8 +83,8 @@ static void resume(struct trace *t)
 TEST(sleep_inside_a_resume_counts)
 {
 	struct devpm_ksleep s[] = {
-		{ 40, 5050000, 10000 },		/* parent's D3 delay */
-		{ 40, 5200000, 40000 },		/* after rpm_idle's return */
+		{ 40, 5050000, 10000, 0 },		/* parent's D3 delay */
+		{ 40, 5200000, 40000, 0 },		/* after rpm_idle's return */
 	};
 	struct spans out;
 	struct trace t;
@@ -101,10 +101,10 @@ TEST(sleep_inside_a_resume_counts)
 TEST(sleep_outside_its_tasks_window_does_not_count)
 {
 	struct devpm_ksleep s[] = {
-		{ 41, 5050000, 10000 },		/* another task, same time */
-		{ 40, 4900000, 10000 },		/* before the call */
-		{ 40, 5500000, 10000 },		/* at the return */
-		{ 40, 6000000, 200000 },	/* after it */
+		{ 41, 5050000, 10000, 0 },		/* another task, same time */
+		{ 40, 4900000, 10000, 0 },		/* before the call */
+		{ 40, 5500000, 10000, 0 },		/* at the return */
+		{ 40, 6000000, 200000, 0 },	/* after it */
 	};
 	struct spans out;
 	struct trace t;
@@ -117,7 +117,7 @@ TEST(sleep_outside_its_tasks_window_does_not_count)
 /* A sleep that would outlast its window is counted up to the window's end. */
 TEST(sleep_clipped_to_its_window)
 {
-	struct devpm_ksleep s[] = { { 40, 5490000, 200000 } };
+	struct devpm_ksleep s[] = { { 40, 5490000, 200000, 0 } };
 	struct spans out;
 	struct trace t;
 
@@ -129,7 +129,7 @@ TEST(sleep_clipped_to_its_window)
 /* A return whose call the trace missed opens nothing. */
 TEST(window_begun_before_the_trace_does_not_count)
 {
-	struct devpm_ksleep s[] = { { 40, 5050000, 10000 } };
+	struct devpm_ksleep s[] = { { 40, 5050000, 10000, 0 } };
 	struct spans out;
 	struct trace t;
 
@@ -153,10 +153,10 @@ TEST(window_begun_before_the_trace_does_not_count)
 TEST(ata_link_reset_sleeps_count)
 {
 	struct devpm_ksleep s[] = {
-		{ 71, 5010000, 200000 },	/* sata_link_resume() */
-		{ 71, 5215000, 5000 },		/* sata_link_debounce() */
-		{ 71, 5400000, 50000 },		/* after the reset */
-		{ 72, 5010000, 200000 },	/* another port's EH: no window */
+		{ 71, 5010000, 200000, 0 },	/* sata_link_resume() */
+		{ 71, 5215000, 5000, 0 },		/* sata_link_debounce() */
+		{ 71, 5400000, 50000, 0 },		/* after the reset */
+		{ 72, 5010000, 200000, 0 },	/* another port's EH: no window */
 	};
 	struct spans out;
 	struct trace t;
@@ -168,6 +168,34 @@ TEST(ata_link_reset_sleeps_count)
 	EXPECT_EQ(200000ULL, out.len[0]);
 	EXPECT_EQ(5215000ULL, out.from[1]);
 	EXPECT_EQ(5000ULL, out.len[1]);
+}
+
+/*
+ * usbcore's hub work (hub_event() entry and return, from kprobes): the
+ * debounce's sleeps inside count, the same worker's after the return and
+ * another task's during it do not, nor does a return without its entry.
+ */
+TEST(hub_work_sleeps_count)
+{
+	struct devpm_ksleep s[] = {
+		{ 30, 3900000, 25000, 0 },	/* in a call whose entry */
+		{ 30, 4000000, 0, -1 },		/* ... the probes missed */
+		{ 30, 4100000, 25000, 0 },	/* after it */
+		{ 30, 5000000, 0, 1 },		/* hub_event() entered */
+		{ 30, 5010000, 25000, 0 },	/* hub_port_debounce() */
+		{ 31, 5020000, 25000, 0 },	/* another task */
+		{ 30, 5040000, 25000, 0 },
+		{ 30, 5100000, 0, -1 },		/* returned */
+		{ 30, 5200000, 25000, 0 },	/* after it */
+	};
+	struct spans out;
+	struct trace t;
+
+	memset(&t, 0, sizeof(t));
+	ASSERT_EQ(2, count(&t, s, 9, &out));
+	EXPECT_EQ(5010000ULL, out.from[0]);
+	EXPECT_EQ(5040000ULL, out.from[1]);
+	EXPECT_EQ(25000ULL, out.len[1]);
 }
 
 /* perf records: TID, TIME, REGS_INTR with one register. */
@@ -203,6 +231,11 @@ TEST(perf_sample_is_read)
 	r = sample(71, 5010000123ULL, 5000);
 	ASSERT_EQ(1, devpm_ksleep_parse_record(&r, sizeof(r), 1, &s, &lost));
 	EXPECT_EQ(5000ULL, s.len_us);
+	/* A window's edge: no argument taken, whatever the register. */
+	r = sample(30, 5010000123ULL, 1ULL << 60);
+	ASSERT_EQ(1, devpm_ksleep_parse_record(&r, sizeof(r), 0, &s, &lost));
+	EXPECT_EQ(0ULL, s.len_us);
+	EXPECT_EQ(5010000ULL, s.at_us);
 }
 
 TEST(perf_lost_and_malformed_records)
