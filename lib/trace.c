@@ -680,10 +680,15 @@ static bool good_suffix(const char *suffix)
 	return true;
 }
 
-static struct devpm_trace *kept_new(const char *suffix, const char *tfs)
+/* A trace of the runner's kept instance suffix (not made here). */
+static struct devpm_trace *kept_new(const char *suffix)
 {
-	struct devpm_trace *t = calloc(1, sizeof(*t));
+	const char *tfs = devpm_tracefs();
+	struct devpm_trace *t;
 
+	if (!tfs[0])
+		return NULL;
+	t = calloc(1, sizeof(*t));
 	if (!t) {
 		devpm_fail(ENOMEM, "out of memory");
 		return NULL;
@@ -698,7 +703,6 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 				     const char *const *events)
 {
 	struct devpm_trace *t;
-	const char *tfs;
 	size_t k;
 	int i, r;
 
@@ -716,10 +720,7 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 			   KEPT_MAX);
 		return NULL;
 	}
-	tfs = devpm_tracefs();
-	if (!tfs[0])
-		return NULL;
-	t = kept_new(suffix, tfs);
+	t = kept_new(suffix);
 	if (!t)
 		return NULL;
 	t->keeper = true;
@@ -750,7 +751,6 @@ struct devpm_trace *devpm_trace_attach(const char *suffix)
 {
 	char pipe[PATH_MAX + 16];
 	struct devpm_trace *t;
-	const char *tfs;
 	int r;
 
 	/* A process of the runner's pool (its programs) but the runner. */
@@ -759,10 +759,7 @@ struct devpm_trace *devpm_trace_attach(const char *suffix)
 			   suffix ? suffix : "");
 		return NULL;
 	}
-	tfs = devpm_tracefs();
-	if (!tfs[0])
-		return NULL;
-	t = kept_new(suffix, tfs);
+	t = kept_new(suffix);
 	if (!t)
 		return NULL;
 	t->reader = true;
