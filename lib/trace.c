@@ -618,6 +618,20 @@ events:
 	return r;
 }
 
+/* An empty trace: no instance, no pipe, no pool slot. */
+static struct devpm_trace *trace_new(void)
+{
+	struct devpm_trace *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		devpm_fail(ENOMEM, "out of memory");
+		return NULL;
+	}
+	t->fd = -1;
+	t->slot = -1;
+	return t;
+}
+
 static struct devpm_trace *trace_start(const char *const *devs,
 				       bool errors_only)
 {
@@ -634,13 +648,9 @@ static struct devpm_trace *trace_start(const char *const *devs,
 	tfs = devpm_tracefs();
 	if (!tfs[0])
 		return NULL;
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		devpm_fail(ENOMEM, "out of memory");
+	t = trace_new();
+	if (!t)
 		return NULL;
-	}
-	t->fd = -1;
-	t->slot = -1;
 	t->errors_only = errors_only;
 	for (i = 0; devs && devs[i]; i++) {
 		r = strv_add(&t->devs, &t->ndevs, devs[i]);
@@ -688,14 +698,9 @@ static struct devpm_trace *kept_new(const char *suffix)
 
 	if (!tfs[0])
 		return NULL;
-	t = calloc(1, sizeof(*t));
-	if (!t) {
-		devpm_fail(ENOMEM, "out of memory");
-		return NULL;
-	}
-	t->fd = -1;
-	t->slot = -1;
-	kept_dir(t->dir, sizeof(t->dir), tfs, suffix);
+	t = trace_new();
+	if (t)
+		kept_dir(t->dir, sizeof(t->dir), tfs, suffix);
 	return t;
 }
 
