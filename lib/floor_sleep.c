@@ -4,8 +4,6 @@
  * transitions (floor_sleep.h).
  */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,15 +258,13 @@ static pid_t watcher;
 static struct devpm_ksleep_probe *probe;
 static struct devpm_trace *windows_trace;
 
-/* The windows' events: rpm's, and libata's resets (without libata, none). */
-static const char *const window_events[] = {
+const char *const devpm_floor_sleep_events[] = {
 	"rpm:rpm_resume", "rpm:rpm_suspend", "rpm:rpm_return_int",
 	"libata:ata_link_hardreset_begin", "libata:ata_link_hardreset_end",
 	"libata:ata_slave_hardreset_begin", "libata:ata_slave_hardreset_end",
 	"libata:ata_link_softreset_begin", "libata:ata_link_softreset_end",
 	NULL
 };
-#define KEPT_SUFFIX "floor"
 
 static void unwatch(void)
 {
@@ -288,9 +284,10 @@ static struct devpm_trace *own_trace(void)
 	int i;
 
 	/* rpm's are on; the rest where the kernel has them. */
-	for (i = 0; t && window_events[i]; i++)
-		if (strncmp(window_events[i], "rpm:", 4))
-			devpm_trace_add_event(t, window_events[i], NULL);
+	for (i = 0; t && devpm_floor_sleep_events[i]; i++)
+		if (strncmp(devpm_floor_sleep_events[i], "rpm:", 4))
+			devpm_trace_add_event(t, devpm_floor_sleep_events[i],
+					      NULL);
 	return t;
 }
 
@@ -306,7 +303,7 @@ void devpm_floor_sleep_watch(void)
 		       devpm_error());
 		return;
 	}
-	windows_trace = devpm_trace_attach(KEPT_SUFFIX);
+	windows_trace = devpm_trace_attach(DEVPM_TRACE_RPM_KEPT);
 	if (!windows_trace)
 		windows_trace = own_trace();
 	if (!windows_trace) {
@@ -320,47 +317,20 @@ void devpm_floor_sleep_watch(void)
 	atexit(unwatch);
 }
 
-/* --- the runner's, for all its programs ---------------------------------- */
+/* --- the runner's, for all its programs (lib/runner/kept.h) ------------ */
 
 static struct devpm_ksleep_probe *shared_probe;
-static struct devpm_trace *shared_trace;
-static pthread_t share_thread;
-static bool sharing;
-
-/*
- * Making the instance and the probes takes ~0.2 s under TCG: done beside
- * the runner's own start (its baseline), joined before the first program.
- */
-static void *share_work(void *arg)
-{
-	(void)arg;
-	if (devpm_ksleep_open(&shared_probe) < 0)
-		return NULL;	/* each program says why */
-	shared_trace = devpm_trace_keep(KEPT_SUFFIX, window_events);
-	return NULL;
-}
 
 void devpm_floor_sleep_share(void)
 {
-	sigset_t all, old;
-
 	if (!devpm_is_root() || devpm_sysfs_root()[0])
 		return;
-	devpm_tracefs();	/* found (or mounted) here, read there */
-	/* The runner's signals go to the runner's thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	sharing = !pthread_create(&share_thread, NULL, share_work, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!sharing)
-		share_work(NULL);
+	/* Without them, each program says why. */
+	devpm_ksleep_open(&shared_probe);
 }
 
 void devpm_floor_sleep_share_ready(void)
 {
-	if (sharing)
-		pthread_join(share_thread, NULL);
-	sharing = false;
 	if (shared_probe && devpm_ksleep_share(shared_probe) < 0) {
 		devpm_ksleep_close(shared_probe);
 		shared_probe = NULL;
@@ -370,11 +340,6 @@ void devpm_floor_sleep_share_ready(void)
 
 void devpm_floor_sleep_unshare(void)
 {
-	if (sharing)
-		pthread_join(share_thread, NULL);
-	sharing = false;
-	devpm_trace_stop(shared_trace);
-	shared_trace = NULL;
 	devpm_ksleep_close(shared_probe);
 	shared_probe = NULL;
 	unsetenv(DEVPM_KSLEEP_ENV);

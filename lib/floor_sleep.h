@@ -56,11 +56,19 @@ size_t devpm_floor_sleep_spans(const struct devpm_event *ev, size_t nev,
 void devpm_floor_sleep_watch(void);
 
 /*
- * In the runner, after devpm_trace_pool_share(): the probes and the
- * windows' trace, made once (in a thread of their own) and kept for every
- * program it starts, which attach to them in devpm_floor_sleep_watch();
- * _ready() before the first program, _unshare() at the end.  Without
- * them each program makes its own, or says why it cannot.
+ * The windows' events ("system:event", NULL-terminated): rpm's, and
+ * libata's resets (without libata, none).  The runner keeps an instance
+ * of them, DEVPM_TRACE_RPM_KEPT (lib/runner/kept.h).
+ */
+extern const char *const devpm_floor_sleep_events[];
+
+/*
+ * In the runner (lib/runner/kept.h): the probes, made once and kept for
+ * every program it starts, which attach to them and to the runner's
+ * DEVPM_TRACE_RPM_KEPT instance in devpm_floor_sleep_watch(); _ready()
+ * before the first program (it names the probes to them), _unshare() at
+ * the end.  Without them each program makes its own, or says why it
+ * cannot.
  */
 void devpm_floor_sleep_share(void);
 void devpm_floor_sleep_share_ready(void);

@@ -28,6 +28,7 @@
 #define BUFFER_KB	"1024"
 #define MAX_FILTER	4000	/* a filter is written in one page */
 #define MAX_EVENTS	65536	/* older events are dropped beyond this */
+#define VIEWS_MAX	4	/* of one kept instance in a process */
 
 static const char *const rpm_events[] = {
 	"rpm_suspend", "rpm_resume", "rpm_idle", "rpm_return_int",
@@ -46,9 +47,17 @@ struct devpm_trace {
 	size_t nenabled;
 	bool user_filter;		/* filter too long for the kernel */
 	bool errors_only;		/* rpm_return_int errors only */
-	bool kept;			/* the runner's watch instance */
 	bool keeper;			/* the runner's: devpm_trace_keep() */
-	bool reader;			/* devpm_trace_attach(): reads only */
+	bool reader;			/* reads a kept one: changes nothing */
+	/*
+	 * devpm_trace_attach() gives views of one reader per kept instance
+	 * and process: its events are the reader's from index from on,
+	 * those from last on not yet polled.
+	 */
+	struct devpm_trace *src;
+	size_t from, last;
+	struct devpm_trace *views[VIEWS_MAX];	/* of a reader */
+	int nviews;
 	char line[1024];		/* partial line from the pipe */
 	size_t linelen;
 	struct devpm_event *ev;
@@ -76,11 +85,10 @@ static bool pool_busy[POOL_MAX];
 /*
  * Under `devpm run` the pool is the runner's (devpm_trace_pool_share()):
  * DEVPM_TRACE_POOL names its pid, which must be this program's parent.
- * Its instances outlive each program, with one more, "-w", for the
- * verdict's error watch (watch_busy: this process has it).
+ * Its instances outlive each program.
  */
 #define POOL_ENV	"DEVPM_TRACE_POOL"
-static bool pool_shared, watch_busy;
+static bool pool_shared;
 
 /*
  * Each slot's state, shared with the cases (mmap'd by the owner): a slot
@@ -399,14 +407,14 @@ static void pool_dir(char *buf, size_t len, const char *tfs, int k)
 	snprintf(buf, len, "%s/instances/devpm-%d-p%d", tfs, pool_owner, k);
 }
 
-static void watch_dir(char *buf, size_t len, const char *tfs)
-{
-	snprintf(buf, len, "%s/instances/devpm-%d-w", tfs, pool_owner);
-}
-
 /* The runner's instances that devpm_trace_keep() made (one each). */
 #define KEPT_MAX	2
 static char kept_names[KEPT_MAX][16];
+/* A program's readers of them (devpm_trace_attach()), by suffix. */
+static struct {
+	char suffix[16];
+	struct devpm_trace *t;
+} readers[KEPT_MAX];
 
 static void kept_dir(char *buf, size_t len, const char *tfs,
 		     const char *suffix)
@@ -423,14 +431,12 @@ static void pool_remove(void)
 
 	if (getpid() != pool_owner || !tfs[0])
 		return;
-	for (k = 0; k <= POOL_MAX + KEPT_MAX; k++) {
+	for (k = 0; k < POOL_MAX + KEPT_MAX; k++) {
 		if (k < POOL_MAX)
 			pool_dir(dir, sizeof(dir), tfs, k);
-		else if (k == POOL_MAX)
-			watch_dir(dir, sizeof(dir), tfs);
-		else if (kept_names[k - POOL_MAX - 1][0])
+		else if (kept_names[k - POOL_MAX][0])
 			kept_dir(dir, sizeof(dir), tfs,
-				 kept_names[k - POOL_MAX - 1]);
+				 kept_names[k - POOL_MAX]);
 		else
 			continue;
 		if (rmdir(dir) && errno != ENOENT)
@@ -506,28 +512,6 @@ static int reset(const char *dir)
 }
 
 /*
- * The runner's watch instance for t (errors only): 0 with t->dir set,
- * -EBUSY when this process has it already, other -errno.  A reused one is
- * reset (another program stopped it, or was killed before).
- */
-static int watch_take(struct devpm_trace *t, const char *tfs)
-{
-	if (watch_busy)
-		return -EBUSY;
-	watch_dir(t->dir, sizeof(t->dir), tfs);
-	if (mkdir(t->dir, 0700)) {
-		if (errno != EEXIST) {
-			t->dir[0] = '\0';
-			return -EBUSY;	/* its own instance then */
-		}
-		t->reused = true;
-	}
-	t->kept = true;
-	watch_busy = true;
-	return t->reused ? reset(t->dir) : 0;
-}
-
-/*
  * A free instance of the pool for t: 0 with t->dir set (t->reused when it
  * was made before), -EBUSY when every slot is taken here, other -errno.
  * A reused one is emptied: events off, buffer cleared.
@@ -572,10 +556,6 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 		r = pool_take(t, tfs);
 		if (r < 0 && r != -EBUSY)
 			return r;
-	} else if (pool_shared && t->errors_only) {
-		r = watch_take(t, tfs);
-		if (r < 0 && r != -EBUSY)
-			return r;
 	}
 	/* A dead process with our pid may have left one: take the next n. */
 	while (r == -EBUSY || (r == -EEXIST && ++tries < 100)) {
@@ -610,8 +590,7 @@ events:
 	if (!r && !n)
 		r = devpm_fail(ENOENT, "%s/events/rpm: no runtime PM trace events",
 			       t->dir);
-	/* The watch's own filter stays (enable_event() wrote it). */
-	if (!r && (t->devs || (t->reused && !t->errors_only)))
+	if (!r && (t->devs || t->reused))
 		r = apply_filters(t);
 	if (!r)
 		r = tfs_write(t->dir, "tracing_on", "1");
@@ -675,6 +654,15 @@ struct devpm_trace *devpm_trace_start(const char *const *devs)
 
 struct devpm_trace *devpm_trace_start_rpm_errors(void)
 {
+	struct devpm_trace *t = NULL;
+
+	/* A program of the runner's (attach refuses the rest). */
+	if (pool_owner && pool_owner != getpid())
+		t = devpm_trace_attach(DEVPM_TRACE_RPM_KEPT);
+	if (t) {
+		t->errors_only = true;
+		return t;
+	}
 	return trace_start(NULL, true);
 }
 
@@ -752,16 +740,20 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 	return r ? start_failed(t, r) : t;
 }
 
-struct devpm_trace *devpm_trace_attach(const char *suffix)
+
+/* This process's reader of the kept instance suffix, made on first use. */
+static struct devpm_trace *reader_of(const char *suffix)
 {
 	char pipe[PATH_MAX + 16];
 	struct devpm_trace *t;
-	int r;
+	int k, r;
 
-	/* A process of the runner's pool (its programs) but the runner. */
-	if (!pool_owner || pool_owner == getpid() || !good_suffix(suffix)) {
-		devpm_fail(ENOENT, "no kept trace '%s': not run by devpm run",
-			   suffix ? suffix : "");
+	for (k = 0; k < KEPT_MAX && readers[k].t; k++)
+		if (!strcmp(readers[k].suffix, suffix))
+			return readers[k].t;
+	if (k == KEPT_MAX) {
+		devpm_fail(ENOSPC, "kept trace '%s': %d read already", suffix,
+			   KEPT_MAX);
 		return NULL;
 	}
 	t = kept_new(suffix);
@@ -777,7 +769,54 @@ struct devpm_trace *devpm_trace_attach(const char *suffix)
 		if (t->fd < 0)
 			r = devpm_fail(errno, "%s: %s", pipe, strerror(errno));
 	}
-	return r ? start_failed(t, r) : t;
+	if (r)
+		return start_failed(t, r);
+	snprintf(readers[k].suffix, sizeof(readers[k].suffix), "%s", suffix);
+	readers[k].t = t;
+	return t;
+}
+
+struct devpm_trace *devpm_trace_attach(const char *suffix)
+{
+	struct devpm_trace *src, *v;
+
+	/* A process of the runner's pool (its programs) but the runner. */
+	if (!pool_owner || pool_owner == getpid() || !good_suffix(suffix)) {
+		devpm_fail(ENOENT, "no kept trace '%s': not run by devpm run",
+			   suffix ? suffix : "");
+		return NULL;
+	}
+	src = reader_of(suffix);
+	if (!src)
+		return NULL;
+	if (src->nviews == VIEWS_MAX) {
+		devpm_fail(ENOSPC, "kept trace '%s': %d readers already",
+			   suffix, VIEWS_MAX);
+		return NULL;
+	}
+	v = trace_new();
+	if (!v)
+		return NULL;
+	v->reader = true;
+	v->src = src;
+	v->from = v->last = src->nev;
+	src->views[src->nviews++] = v;
+	return v;
+}
+
+/* Drop a reader's first m events (read by every view, or too many). */
+static void shift(struct devpm_trace *t, size_t m)
+{
+	int i;
+
+	memmove(t->ev, t->ev + m, (t->nev - m) * sizeof(*t->ev));
+	t->nev -= m;
+	for (i = 0; i < t->nviews; i++) {
+		t->views[i]->from -= m < t->views[i]->from ? m :
+				     t->views[i]->from;
+		t->views[i]->last -= m < t->views[i]->last ? m :
+				     t->views[i]->last;
+	}
 }
 
 int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
@@ -787,6 +826,9 @@ int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
 
 	if (!t)
 		return devpm_fail(EINVAL, "no trace");
+	if (t->reader)
+		return devpm_fail(EPERM, "%s: a kept trace is the runner's",
+				  sysev);
 	if (!devpm_fmt(sys, sizeof(sys), "%s", sysev))
 		ev = strchr(sys, ':');
 	if (!ev || ev == sys || !ev[1] || strchr(ev + 1, ':') ||
@@ -832,11 +874,8 @@ static int push(struct devpm_trace *t, const struct devpm_event *e)
 {
 	void *np;
 
-	if (t->nev == MAX_EVENTS) {
-		memmove(t->ev, t->ev + MAX_EVENTS / 2,
-			(MAX_EVENTS / 2) * sizeof(*t->ev));
-		t->nev = MAX_EVENTS / 2;
-	}
+	if (t->nev == MAX_EVENTS)
+		shift(t, MAX_EVENTS / 2);
 	if (t->nev == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		np = realloc(t->ev, t->cap * sizeof(*t->ev));
@@ -879,6 +918,16 @@ int devpm_trace_poll(struct devpm_trace *t, int timeout_ms)
 	int got = 0, r;
 	ssize_t n;
 
+	if (t && t->src) {
+		/* Events another view polled are new to this one too. */
+		r = devpm_trace_poll(t->src, t->src->nev > t->last ? 0 :
+				     timeout_ms);
+		if (r < 0)
+			return r;
+		got = (int)(t->src->nev - t->last);
+		t->last = t->src->nev;
+		return got;
+	}
 	if (!t || t->fd < 0)
 		return devpm_fail(EINVAL, "no trace");
 	pfd.fd = t->fd;
@@ -911,14 +960,51 @@ int devpm_trace_poll(struct devpm_trace *t, int timeout_ms)
 const struct devpm_event *devpm_trace_events(struct devpm_trace *t,
 					     size_t *n)
 {
+	if (t && t->src) {
+		*n = t->last - t->from;
+		return t->src->ev + t->from;
+	}
 	*n = t ? t->nev : 0;
 	return t ? t->ev : NULL;
 }
 
 void devpm_trace_clear(struct devpm_trace *t)
 {
-	if (t)
-		t->nev = 0;
+	size_t m;
+	int i;
+
+	if (!t || !t->src) {
+		if (t)
+			t->nev = 0;
+		return;
+	}
+	t->from = t->last;
+	/* What every view has cleared goes. */
+	m = t->from;
+	for (i = 0; i < t->src->nviews; i++)
+		if (t->src->views[i]->from < m)
+			m = t->src->views[i]->from;
+	if (m)
+		shift(t->src, m);
+}
+
+/* A view's stop: the reader goes with the last view. */
+static void view_stop(struct devpm_trace *v)
+{
+	struct devpm_trace *src = v->src;
+	int i, k;
+
+	for (i = 0; i < src->nviews && src->views[i] != v; i++)
+		;
+	if (i < src->nviews)
+		src->views[i] = src->views[--src->nviews];
+	free(v);
+	if (src->nviews)
+		return;
+	for (k = 0; k < KEPT_MAX; k++)
+		if (readers[k].t == src)
+			memset(&readers[k], 0, sizeof(readers[k]));
+	devpm_trace_stop(src);
 }
 
 void devpm_trace_stop(struct devpm_trace *t)
@@ -929,6 +1015,10 @@ void devpm_trace_stop(struct devpm_trace *t)
 
 	if (!t)
 		return;
+	if (t->src) {
+		view_stop(t);
+		return;
+	}
 	if (t->fd >= 0)
 		close(t->fd);
 	if (t->dir[0] && !t->reader) {
@@ -949,8 +1039,6 @@ void devpm_trace_stop(struct devpm_trace *t)
 		if (pool_state)
 			pool_state[t->slot] = ok && t->dir[0] ? SLOT_CLEAN :
 							      SLOT_USED;
-	} else if (t->kept) {
-		watch_busy = false;	/* kept for the next program */
 	} else if (t->keeper || t->reader) {
 		;			/* pool_remove() removes it */
 	} else if (t->dir[0]) {

@@ -57,7 +57,9 @@ struct devpm_trace *devpm_trace_start(const char *const *devs);
 /*
  * A trace of every device's rpm_return_int events with an error return
  * other than the ordinary ones (-EAGAIN, -EBUSY, -EINPROGRESS, -EACCES,
- * -EPERM): the runtime callbacks' failures (verdict.h).
+ * -EPERM): the runtime callbacks' failures (verdict.h).  In a program of
+ * the runner, a view of its DEVPM_TRACE_RPM_KEPT instance when it has one:
+ * every device's rpm_return_int, the ordinary returns too.
  */
 struct devpm_trace *devpm_trace_start_rpm_errors(void);
 
@@ -84,15 +86,13 @@ void devpm_trace_cleanup_stale(void);
 /*
  * From now on the traces of this process and of the children it forks
  * (a test program's cases) reuse a few instances instead of making and
- * removing one each; they go when this process exits.  The rpm-errors
- * trace keeps an instance of its own.
+ * removing one each; they go when this process exits.
  */
 void devpm_trace_pool_begin(void);
 
 /*
- * In the runner, before the first program: its pool (and an instance for
- * each program's rpm-errors watch, verdict.h) outlives every program it
- * starts (DEVPM_TRACE_POOL names the runner, checked to be the program's
+ * In the runner, before the first program: its pool outlives every
+ * program it starts (DEVPM_TRACE_POOL names the runner, checked to be the program's
  * parent), instead of each program making and removing its own: ~0.3 s a
  * program under TCG.  devpm_trace_pool_end() removes them at the end
  * (devpm_trace_cleanup_stale() after a crash).
@@ -114,8 +114,18 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 /*
  * A program of the runner: read its kept instance, from now on (what it
  * held is dropped).  NULL with devpm_error() set when there is none.
+ * Each attach in a process is a view of one reader of the instance: every
+ * view gets every event from its attach on, and its clear drops them for
+ * it only.
  */
 struct devpm_trace *devpm_trace_attach(const char *suffix);
+
+/*
+ * The runner's kept instance of every device's runtime-PM calls
+ * (lib/runner/kept.h): the floor's windows (floor_sleep.h) and the
+ * verdict's error watch (devpm_trace_start_rpm_errors()) read it.
+ */
+#define DEVPM_TRACE_RPM_KEPT	"rpm"
 
 /* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
 int devpm_trace_parse_line(const char *line, struct devpm_event *ev);

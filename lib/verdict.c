@@ -96,7 +96,10 @@ void devpm_verdict_event(const struct devpm_event *ev)
 	struct seen_error *s = &seen[nseen];
 	char *plus;
 
-	/* The ordinary returns, as the watch's filter (trace.c) has them. */
+	/*
+	 * The ordinary returns, as the watch's own filter (trace.c) drops
+	 * them; a view of the runner's kept trace has them all.
+	 */
 	if (ev->type != DEVPM_EV_RPM_RETURN || ev->ret >= 0 ||
 	    ev->ret == -EAGAIN || ev->ret == -EBUSY ||
 	    ev->ret == -EINPROGRESS || ev->ret == -EACCES ||

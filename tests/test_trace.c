@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +532,136 @@ TEST(runner_keeps_an_instance_for_its_programs)
 	}
 	ASSERT_EQ(runner, waitpid(runner, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* An instance of this process's own (devpm-<pid>-...), not the runner's. */
+static bool own_instance(const char *tfs)
+{
+	char dir[PATH_MAX], pre[32];
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tfs);
+	snprintf(pre, sizeof(pre), "devpm-%d-", (int)getpid());
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		found |= !strncmp(e->d_name, pre, strlen(pre));
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* A line in the instance's buffer, as an event (tracing_mark_write). */
+static int mark(const char *dir, const char *text)
+{
+	char p[PATH_MAX + 16];
+	int fd, r;
+
+	snprintf(p, sizeof(p), "%s/trace_marker", dir);
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* The events t has now are exactly the marks want ("m1 m2"). */
+static bool has_marks(struct devpm_trace *t, const char *want)
+{
+	const struct devpm_event *ev;
+	char got[64] = "";
+	size_t n, i, o = 0;
+
+	ev = devpm_trace_events(t, &n);
+	for (i = 0; i < n && o < sizeof(got); i++)
+		o += snprintf(got + o, sizeof(got) - o, "%s%s", i ? " " : "",
+			      ev[i].raw);
+	return !strcmp(got, want);
+}
+
+/*
+ * A program of the runner: its error watch and a second reader are views
+ * of one reader of the runner's instance; each gets every event until it
+ * clears them; a stop leaves the instance on.
+ */
+static int views_program(const char *tfs, const char *dir)
+{
+	char p[PATH_MAX + 16], on[8];
+	struct devpm_trace *w, *f;
+	int bad = 0;
+
+	devpm_trace_pool_begin();
+	w = devpm_trace_start_rpm_errors();
+	f = devpm_trace_attach(DEVPM_TRACE_RPM_KEPT);
+	if (!w || !f)
+		return 1;
+	if (own_instance(tfs))
+		bad |= 2;	/* made its own beside the runner's */
+	if (mark(dir, "m1") || devpm_trace_poll(f, 1000) != 1 ||
+	    !has_marks(f, "m1"))
+		return bad | 4;
+	devpm_trace_clear(f);
+	/* f read the pipe: m1 is still new to w, and not gone with f's. */
+	if (devpm_trace_poll(w, 0) != 1 || !has_marks(w, "m1"))
+		bad |= 8;
+	if (mark(dir, "m2") || devpm_trace_poll(w, 1000) != 1 ||
+	    !has_marks(w, "m1 m2") || devpm_trace_poll(f, 0) != 1 ||
+	    !has_marks(f, "m2"))
+		bad |= 16;
+	devpm_trace_clear(w);
+	devpm_trace_clear(f);
+	devpm_trace_stop(w);
+	if (mark(dir, "m3") || devpm_trace_poll(f, 1000) != 1 ||
+	    !has_marks(f, "m3"))
+		bad |= 32;	/* w's stop took the reader */
+	devpm_trace_stop(f);
+	snprintf(p, sizeof(p), "%s/tracing_on", dir);
+	if (!event_on(dir, "rpm/rpm_return_int") ||
+	    devpm_read_file(p, on, sizeof(on)) < 0 || on[0] != '1')
+		bad |= 64;	/* a reader turned it off */
+	return bad;
+}
+
+/* The runner's rpm instance: the verdict's watch and the floor read it. */
+TEST(kept_trace_views_share_one_reader)
+{
+	static const char *const events[] = { "rpm:rpm_return_int", NULL };
+	char dir[PATH_MAX];
+	const char *tfs;
+	struct devpm_trace *t;
+	int status, bad;
+	pid_t runner, prog;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	runner = fork();
+	ASSERT_LE(0, runner);
+	if (!runner) {
+		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-k%s", tfs,
+			 (int)getpid(), DEVPM_TRACE_RPM_KEPT);
+		devpm_trace_pool_share();
+		t = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, events);
+		if (!t || !event_on(dir, "rpm/rpm_return_int"))
+			_exit(100);
+		prog = fork();
+		if (!prog)
+			_exit(views_program(tfs, dir));
+		if (waitpid(prog, &status, 0) != prog || !WIFEXITED(status))
+			_exit(101);
+		bad = WEXITSTATUS(status);
+		devpm_trace_stop(t);
+		devpm_trace_pool_end();
+		_exit(bad);
+	}
+	ASSERT_EQ(runner, waitpid(runner, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	/* 1: no view; the others, which check failed (views_program) */
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "devpm.h"
 #include "env.h"
+#include "kept.h"
 #include "output.h"
 #include "program.h"
 #include "stream.h"
@@ -622,8 +623,8 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	devpm_trace_cleanup_stale();
 	/* The programs' trace instances outlive each of them (trace.h). */
 	devpm_trace_pool_share();
-	/* And the floor's sleep probes and windows (floor_sleep.h). */
-	devpm_floor_sleep_share();
+	/* And the floor's sleep probes and the verdict's watch (kept.h). */
+	rn_kept_begin();
 	rn_signals_install();
 	set_env(o);
 	rn_run_id_base(base, sizeof(base), iso, sizeof(iso));
@@ -657,7 +658,7 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 		       "unavailable (no kernel log checks)");
 	emit_options(&rs.st, o);
 	nq = quiet_order(p, sel, nsel, &qfirst);
-	devpm_floor_sleep_share_ready();
+	rn_kept_ready();
 	for (i = 0; i < nsel && !rn_interrupted; i++) {
 		quiet = 0;
 		if (nq && i == qfirst)
@@ -695,7 +696,7 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	rn_run_free(rs.st.run);
 	devpm_journal_restore_all();
 	devpm_journal_close();
-	devpm_floor_sleep_unshare();
+	rn_kept_end();
 	devpm_trace_pool_end();
 	return code;
 }

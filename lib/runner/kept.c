@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kept.c - the runner's traces and probes for all its programs (kept.h). */
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "devpm.h"
+#include "kept.h"
+
+static struct devpm_trace *rpm;
+static pthread_t thread;
+static bool making;
+
+static void *make(void *arg)
+{
+	(void)arg;
+	devpm_floor_sleep_share();
+	/*
+	 * One instance for the floor's windows and the verdict's errors
+	 * (the windows' events have every rpm_return_int): each costs
+	 * ~0.2 s to make under TCG, a directory per kernel event.
+	 */
+	rpm = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, devpm_floor_sleep_events);
+	return NULL;
+}
+
+void rn_kept_begin(void)
+{
+	sigset_t all, old;
+
+	if (!devpm_is_root() || devpm_sysfs_root()[0])
+		return;
+	devpm_tracefs();	/* found (or mounted) here, read there */
+	/* The runner's signals go to the runner's thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	making = !pthread_create(&thread, NULL, make, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!making)
+		make(NULL);
+}
+
+void rn_kept_ready(void)
+{
+	if (making)
+		pthread_join(thread, NULL);
+	making = false;
+	devpm_floor_sleep_share_ready();
+}
+
+void rn_kept_end(void)
+{
+	if (making)
+		pthread_join(thread, NULL);
+	making = false;
+	devpm_floor_sleep_unshare();
+	devpm_trace_stop(rpm);
+	rpm = NULL;
+}
