@@ -11,7 +11,9 @@
  * time <= 2 x floor + 1 s; its cases' wait lag (the median of their
  * wait_lag_us_p50, the largest of their wait_lag_us_p99).  Then the run:
  * QEMU start to the first test, the runner's probe phase, wall time, the
- * wait lag over all cases.  "n/a" where a figure is absent (a program
+ * wait lag over all cases, and the time the programs spent outside their
+ * cases (their start and exit, the harness between cases: the suites'
+ * own infrastructure, which the host's noise in the cases hides).  "n/a" where a figure is absent (a program
  * that reports no floor, a run outside QEMU).
  *
  * Writes the figures to RUN_DIR/bench.json (format devpm-bench 1).
@@ -41,6 +43,7 @@ struct prog {
 	double floor_ms;	/* NAN: no case reported one */
 	double sleep_ms;	/* of it, the kernel's own sleeps (NAN: none) */
 	double window_ms;	/* the runner's quiet window, not in ms */
+	double cases_ms;	/* its cases' duration_ms */
 	double *p50;		/* its cases' wait_lag_us_p50 */
 	size_t np50;
 	double p99;		/* the largest of its cases' p99; NAN none */
@@ -164,7 +167,7 @@ static struct prog *programs(const struct rn_json *sum,
 	const struct rn_json *cs = rn_json_get(sum, "cases");
 	const char *suite, *name;
 	struct prog *v = NULL, *p;
-	double ms, window = 0;
+	double ms, window = 0, cms;
 	size_t i;
 
 	*n = 0;
@@ -191,8 +194,12 @@ static struct prog *programs(const struct rn_json *sum,
 		suite = rn_json_str(cs->items[i], "suite");
 		name = rn_json_str(cs->items[i], "program");
 		p = suite && name ? prog_of(v, *n, suite, name) : NULL;
-		if (p)
-			add_metrics(p, cs->items[i]);
+		if (!p)
+			continue;
+		add_metrics(p, cs->items[i]);
+		if (rn_json_num(cs->items[i], "duration_ms", &cms) &&
+		    isfinite(cms) && cms > 0)
+			p->cases_ms += cms;
 	}
 	if (window > 0) {
 		v = rn_xrealloc(v, (*n + 1) * sizeof(*v));
@@ -200,6 +207,7 @@ static struct prog *programs(const struct rn_json *sum,
 		memset(p, 0, sizeof(*p));
 		snprintf(p->name, sizeof(p->name), "runner/quiet_window");
 		p->ms = window;
+		p->cases_ms = window;	/* the runner's, not outside a case */
 		p->floor_ms = p->sleep_ms = p->p99 = NAN;
 	}
 	return v;
@@ -320,7 +328,7 @@ int main(int argc, char **argv)
 	struct rn_buf b = { 0 };
 	struct prog *v;
 	double *all50 = NULL, all99 = NAN, first, wall, boot, run, probe;
-	double lag50, lag99, limit;
+	double lag50, lag99, limit, outside, outside_all = 0;
 	size_t n, i, j, nall = 0;
 	int npass = 0, nfail = 0, nna = 0, r;
 	char f1[32], f2[32], f3[32], f4[32], f5[32], f6[32];
@@ -363,6 +371,8 @@ int main(int argc, char **argv)
 		if (!isnan(p->p99) && (isnan(all99) || p->p99 > all99))
 			all99 = p->p99;
 		lag50 = median(p->p50, p->np50);
+		outside = fmax(p->ms - p->cases_ms, 0);
+		outside_all += outside;
 		printf("  %-24s %8.1f %8s %8s %6s %8s %5s %10s %10s\n",
 		       p->name, p->ms / 1000,
 		       fmt(f1, sizeof(f1), p->floor_ms / 1000, 1),
@@ -382,7 +392,8 @@ int main(int argc, char **argv)
 		jnum(&b, "limit_ms", isnan(limit) ? NAN : limit * 1000, true);
 		rn_buf_printf(&b, "\"rule\": \"%s\", ", rule);
 		jnum(&b, "wait_lag_us_p50", lag50, true);
-		jnum(&b, "wait_lag_us_p99", p->p99, false);
+		jnum(&b, "wait_lag_us_p99", p->p99, true);
+		jnum(&b, "outside_cases_ms", outside, false);
 		rn_buf_printf(&b, "}%s\n", i + 1 < n ? "," : "");
 	}
 	rn_buf_add(&b, "  ],\n  ");
@@ -413,6 +424,8 @@ int main(int argc, char **argv)
 	printf("  wait_lag_us p50 %s, p99 %s (median of the cases' p50, largest p99; %zu cases)\n",
 	       fmt(f6, sizeof(f6), lag50, 0), fmt(f1, sizeof(f1), lag99, 0),
 	       nall);
+	printf("  outside cases %.1f s in all (the programs' start and exit, the harness between cases)\n",
+	       outside_all / 1000);
 	jnum(&b, "first_test_s", first, true);
 	jnum(&b, "probe_ms", probe, true);
 	jnum(&b, "uptime_init_s", env_num(env, "uptime_init_s"), true);
@@ -429,6 +442,7 @@ int main(int argc, char **argv)
 	jnum(&b, "wait_lag_us_p50", lag50, true);
 	jnum(&b, "wait_lag_us_p99", lag99, true);
 	rn_buf_printf(&b, "\"wait_lag_cases\": %zu,\n  ", nall);
+	jnum(&b, "outside_cases_ms", outside_all, true);
 	rn_buf_printf(&b, "\"rule_pass\": %d, \"rule_fail\": %d, \"rule_na\": %d\n}\n",
 		      npass, nfail, nna);
 	r = write_json(argv[1], &b);

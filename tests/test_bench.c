@@ -13,15 +13,15 @@
 #include "stream.h"
 
 /*
- * A case of program p with a floor_ms (of it, sleep: floor_sleep_ms) and
- * wait lag metrics (-1: none).
+ * A case of program p that took ms, with a floor_ms (of it, sleep:
+ * floor_sleep_ms) and wait lag metrics (-1: none).
  */
 static void add_case(struct rn_buf *b, const char *p, const char *c,
-		     double floor, double sleep, double p50, double p99,
-		     bool comma)
+		     int ms, double floor, double sleep, double p50,
+		     double p99, bool comma)
 {
-	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"case\": \"%s\", \"result\": \"pass\", \"duration_ms\": 1, \"reason\": \"\", \"metrics\": [",
-		      p, c);
+	rn_buf_printf(b, "{\"suite\": \"s\", \"program\": \"%s\", \"case\": \"%s\", \"result\": \"pass\", \"duration_ms\": %d, \"reason\": \"\", \"metrics\": [",
+		      p, c, ms);
 	rn_buf_add(b, "{\"device\": \"x\", \"name\": \"floor_ms\", \"units\": \"ms\", \"value\": 99999}");
 	if (floor >= 0)
 		rn_buf_printf(b, ", {\"device\": \"-\", \"name\": \"floor_ms\", \"units\": \"ms\", \"value\": %g}",
@@ -81,14 +81,14 @@ TEST(rule_floor_and_lag)
 	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
 	rn_buf_add(&b, "{\"run_id\": \"r1\", \"cases\": [\n");
 	/* fast: floors 1000 + 500 ms, time 3000 <= 2 x 1500 + 1000. */
-	add_case(&b, "fast", "a", 1000, 300, 100, 900, true);
-	add_case(&b, "fast", "b", 500, 100, 300, 2000, true);
+	add_case(&b, "fast", "a", 1000, 1000, 300, 100, 900, true);
+	add_case(&b, "fast", "b", 1000, 500, 100, 300, 2000, true);
 	/* slow: floor 1000 ms, time 3001 > 2 x 1000 + 1000. */
-	add_case(&b, "slow", "a", 1000, -1, 200, 500, true);
+	add_case(&b, "slow", "a", 2500, 1000, -1, 200, 500, true);
 	/* none: no floor reported. */
-	add_case(&b, "none", "a", -1, -1, -1, -1, true);
+	add_case(&b, "none", "a", 49000, -1, -1, -1, -1, true);
 	/* quiet: 2.5 s, of which the runner's window bind took 1.5 s. */
-	add_case(&b, "quiet", "a", 100, -1, -1, -1, false);
+	add_case(&b, "quiet", "a", 900, 100, -1, -1, -1, false);
 	rn_buf_add(&b, "], \"programs\": [\n");
 	prog(&b, "fast", 3000, true);
 	prog(&b, "slow", 3001, true);
@@ -114,6 +114,8 @@ TEST(rule_floor_and_lag)
 	/* Not all seven suites: the wall target does not apply. */
 	ASSERT_HAS(out, "all seven on TCG: n/a");
 	ASSERT_HAS(out, "wait_lag_us p50 200, p99 2000");
+	/* Outside cases: 1000 + 501 + 1000 + 100 (not the window) ms. */
+	ASSERT_HAS(out, "outside cases 2.6 s in all");
 	ASSERT_EQ(0, unit_get(tmp, "bench.json", text, sizeof(text)));
 	j = rn_json_parse(text, NULL, 0);
 	ASSERT_NE(NULL, j);
@@ -128,6 +130,12 @@ TEST(rule_floor_and_lag)
 	EXPECT_EQ(1500, v);
 	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_sleep_ms", &v));
 	EXPECT_EQ(400, v);
+	ASSERT_TRUE(rn_json_num(ps->items[1], "outside_cases_ms", &v));
+	EXPECT_EQ(501, v);
+	ASSERT_TRUE(rn_json_num(ps->items[4], "outside_cases_ms", &v));
+	EXPECT_EQ(0, v);	/* the quiet window is no program's */
+	ASSERT_TRUE(rn_json_num(j, "outside_cases_ms", &v));
+	EXPECT_EQ(2601, v);
 	EXPECT_EQ(RN_J_NULL, rn_json_get(ps->items[2], "floor_ms")->type);
 	rn_json_free(j);
 
