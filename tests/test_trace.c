@@ -464,17 +464,18 @@ static bool event_on(const char *dir, const char *ev)
 }
 
 /* A program of the runner: reads the kept instance, changes nothing. */
-static int kept_program(const char *dir)
+static int kept_program(const char *tfs, const char *dir)
 {
 	static const char *const events[] = { "rpm:rpm_resume", NULL };
 	struct devpm_trace *a;
 	int bad = 0;
 
+	(void)tfs;
 	devpm_trace_pool_begin();
-	a = devpm_trace_attach("floor");
+	a = devpm_trace_attach(DEVPM_TRACE_RPM_KEPT);
 	if (!a)
 		return 1;
-	if (devpm_trace_keep("floor", events))
+	if (devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, events))
 		bad |= 2;	/* only the runner keeps */
 	if (devpm_trace_attach("../x") || devpm_trace_attach("none") == a)
 		bad |= 4;
@@ -482,57 +483,6 @@ static int kept_program(const char *dir)
 	if (!event_on(dir, "rpm/rpm_resume"))
 		bad |= 8;	/* the reader turned it off */
 	return bad;
-}
-
-/* The runner's kept instance: on for its programs, gone at its end. */
-TEST(runner_keeps_an_instance_for_its_programs)
-{
-	static const char *const events[] = {
-		"rpm:rpm_resume", "rpm:rpm_return_int", "devpm:devpm_none",
-		NULL
-	};
-	char dir[PATH_MAX];
-	const char *tfs;
-	struct devpm_trace *t;
-	struct stat st;
-	int status, bad = 0;
-	pid_t runner, prog;
-
-	if (geteuid())
-		SKIP(return, "needs root (tracefs instance)");
-	tfs = devpm_tracefs();
-	if (!tfs[0])
-		SKIP(return, "no tracefs: %s", devpm_error());
-	runner = fork();
-	ASSERT_LE(0, runner);
-	if (!runner) {
-		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-kfloor", tfs,
-			 (int)getpid());
-		/* Not the runner's pool yet: refused. */
-		if (devpm_trace_keep("floor", events))
-			_exit(100);
-		devpm_trace_pool_share();
-		t = devpm_trace_keep("floor", events);
-		if (!t || stat(dir, &st) || !event_on(dir, "rpm/rpm_resume"))
-			_exit(101);
-		/* The runner itself reads no kept instance. */
-		if (devpm_trace_attach("floor"))
-			_exit(102);
-		prog = fork();
-		if (!prog)
-			_exit(kept_program(dir));
-		if (waitpid(prog, &status, 0) != prog || !WIFEXITED(status))
-			_exit(103);
-		bad = WEXITSTATUS(status);
-		devpm_trace_stop(t);
-		devpm_trace_pool_end();
-		if (!stat(dir, &st))
-			bad |= 64;	/* left behind */
-		_exit(bad);
-	}
-	ASSERT_EQ(runner, waitpid(runner, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* An instance of this process's own (devpm-<pid>-...), not the runner's. */
@@ -625,15 +575,39 @@ static int views_program(const char *tfs, const char *dir)
 	return bad;
 }
 
-/* The runner's rpm instance: the verdict's watch and the floor read it. */
-TEST(kept_trace_views_share_one_reader)
+/* Run fn as a program of this runner: 0, or 1 with its failed checks said. */
+static int program(int (*fn)(const char *tfs, const char *dir),
+		   const char *tfs, const char *dir, const char *what)
 {
-	static const char *const events[] = { "rpm:rpm_return_int", NULL };
+	int status;
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(fn(tfs, dir));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	if (WEXITSTATUS(status))
+		fprintf(stderr, "# %s: checks %#x failed\n", what,
+			WEXITSTATUS(status));
+	return !!WEXITSTATUS(status);
+}
+
+/*
+ * The runner's kept instance: on for its programs (the verdict's error
+ * watch and the floor's windows read it), gone at its end.
+ */
+TEST(runner_keeps_an_instance_for_its_programs)
+{
+	static const char *const events[] = {
+		"rpm:rpm_resume", "rpm:rpm_return_int", "devpm:devpm_none",
+		NULL
+	};
 	char dir[PATH_MAX];
 	const char *tfs;
 	struct devpm_trace *t;
-	int status, bad;
-	pid_t runner, prog;
+	struct stat st;
+	int status, bad = 0;
+	pid_t runner;
 
 	if (geteuid())
 		SKIP(return, "needs root (tracefs instance)");
@@ -645,23 +619,27 @@ TEST(kept_trace_views_share_one_reader)
 	if (!runner) {
 		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-k%s", tfs,
 			 (int)getpid(), DEVPM_TRACE_RPM_KEPT);
+		/* Not the runner's pool yet: refused. */
+		if (devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, events))
+			_exit(100);
 		devpm_trace_pool_share();
 		t = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, events);
-		if (!t || !event_on(dir, "rpm/rpm_return_int"))
-			_exit(100);
-		prog = fork();
-		if (!prog)
-			_exit(views_program(tfs, dir));
-		if (waitpid(prog, &status, 0) != prog || !WIFEXITED(status))
+		if (!t || stat(dir, &st) || !event_on(dir, "rpm/rpm_resume"))
 			_exit(101);
-		bad = WEXITSTATUS(status);
+		/* The runner itself reads no kept instance. */
+		if (devpm_trace_attach(DEVPM_TRACE_RPM_KEPT))
+			_exit(102);
+		bad |= program(kept_program, tfs, dir, "reader");
+		bad |= program(views_program, tfs, dir, "views") << 1;
 		devpm_trace_stop(t);
 		devpm_trace_pool_end();
+		if (!stat(dir, &st))
+			bad |= 4;	/* left behind */
 		_exit(bad);
 	}
 	ASSERT_EQ(runner, waitpid(runner, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
-	/* 1: no view; the others, which check failed (views_program) */
+	/* 1: a reader, 2: the views (their checks on stderr), 4: left */
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
