@@ -250,58 +250,44 @@ static void driver_from_link(struct devpm_dev *d, char *t, ssize_t n)
 	snprintf(d->driver, sizeof(d->driver), "%s", slash ? slash + 1 : t);
 }
 
-/* quick() from the descriptors: 0, or -EBADF to read the paths. */
-static int quick_fds(const int *f, const struct devpm_base_dev *b,
-		     struct devpm_dev *d)
+/* The device's cached descriptors, NULL: none (read the paths). */
+static const int *fds_of(const struct devpm_base_dev *b)
 {
-	char v[64], target[PATH_MAX], *end;
-	ssize_t n;
-	int r;
+	const struct devpm_baseline *base = devpm_baseline();
+	size_t i = base ? (size_t)(b - base->v) : SIZE_MAX;
 
-	r = qf_read(f[QF_STATUS], d->rpm.status, sizeof(d->rpm.status));
-	if (r < 0)
-		return -EBADF;	/* gone, maybe back: by path */
-	d->rpm.have_status = true;
-	if (!qf_read(f[QF_USAGE], v, sizeof(v))) {
-		d->rpm.usage = strtol(v, &end, 10);
-		d->rpm.have_usage = end != v && !*end;
-	}
-	d->rpm.have_control = !qf_read(f[QF_CONTROL], d->rpm.control,
-				       sizeof(d->rpm.control));
-	if (b->autosuspend_delay_ms != LONG_MIN &&
-	    !qf_read(f[QF_DELAY], v, sizeof(v))) {
-		d->rpm.autosuspend_delay_ms = strtol(v, &end, 10);
-		d->rpm.have_autosuspend = end != v && !*end;
-	}
-	if (f[QF_DIR] < 0)
-		return -EBADF;
-	n = readlinkat(f[QF_DIR], "driver", target, sizeof(target) - 1);
-	driver_from_link(d, target, n);
-	return 0;
+	return qfd && i < nqfd ? qfd[i] : NULL;
+}
+
+static void usage_from(struct devpm_dev *d, const char *v)
+{
+	char *end;
+
+	d->rpm.usage = strtol(v, &end, 10);
+	d->rpm.have_usage = end != v && !*end;
 }
 
 /*
- * The few files the rules need (status, usage, control, driver), without
- * the full snapshot: a whole-tree check after every case must be cheap.
- * -ENOENT when the device went away.
+ * The two files every rule needs (status, usage), without the full
+ * snapshot: a whole-tree check after every case must be cheap.  1 when
+ * read by the cached descriptors, 0 by the paths (the descriptors' device
+ * was removed, maybe added again), -ENOENT when the device went away.
  */
-static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
+static int quick_usage(const struct devpm_base_dev *b, struct devpm_dev *d)
 {
-	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
-	const struct devpm_baseline *base = devpm_baseline();
-	ssize_t n;
-	size_t i;
+	const int *f = fds_of(b);
+	char p[DEVPM_PATH_MAX], v[64];
 
 	memset(d, 0, sizeof(*d));
 	snprintf(d->path, sizeof(d->path), "%s", b->path);
 	snprintf(d->name, sizeof(d->name), "%s", b->name);
-	i = base ? (size_t)(b - base->v) : SIZE_MAX;
-	if (qfd && i < nqfd && !quick_fds(qfd[i], b, d))
-		return 0;
-	memset(&d->rpm, 0, sizeof(d->rpm));
-	d->driver[0] = '\0';
-	snprintf(d->path, sizeof(d->path), "%s", b->path);
-	snprintf(d->name, sizeof(d->name), "%s", b->name);
+	if (f && !qf_read(f[QF_STATUS], d->rpm.status,
+			  sizeof(d->rpm.status))) {
+		d->rpm.have_status = true;
+		if (!qf_read(f[QF_USAGE], v, sizeof(v)))
+			usage_from(d, v);
+		return 1;
+	}
 	if (devpm_fmt(p, sizeof(p), "%s/power/runtime_status", b->path) < 0)
 		return -ENAMETOOLONG;
 	d->rpm.have_status = !devpm_read_str(p, d->rpm.status,
@@ -313,10 +299,38 @@ static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 		return -ENOENT;
 	if (!devpm_fmt(p, sizeof(p), "%s/power/runtime_usage", b->path))
 		d->rpm.have_usage = !devpm_read_long(p, &d->rpm.usage);
+	return 0;
+}
+
+/*
+ * The rest the rules may need: control, the autosuspend delay (readable
+ * only when the driver uses autosuspend, EIO otherwise) and the driver;
+ * by the descriptors when quick_usage() read them so.
+ */
+static void quick_rest(const struct devpm_base_dev *b, struct devpm_dev *d,
+		       bool by_fds)
+{
+	const int *f = by_fds ? fds_of(b) : NULL;
+	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX], v[64];
+	char *end;
+	ssize_t n;
+
+	if (f) {
+		d->rpm.have_control = !qf_read(f[QF_CONTROL], d->rpm.control,
+					       sizeof(d->rpm.control));
+		if (b->autosuspend_delay_ms != LONG_MIN &&
+		    !qf_read(f[QF_DELAY], v, sizeof(v))) {
+			d->rpm.autosuspend_delay_ms = strtol(v, &end, 10);
+			d->rpm.have_autosuspend = end != v && !*end;
+		}
+		n = readlinkat(f[QF_DIR], "driver", target,
+			       sizeof(target) - 1);
+		driver_from_link(d, target, n);
+		return;
+	}
 	if (!devpm_fmt(p, sizeof(p), "%s/power/control", b->path))
 		d->rpm.have_control = !devpm_read_str(p, d->rpm.control,
 						      sizeof(d->rpm.control));
-	/* Readable only when the driver uses autosuspend (EIO otherwise). */
 	if (b->autosuspend_delay_ms != LONG_MIN &&
 	    !devpm_fmt(p, sizeof(p), "%s/power/autosuspend_delay_ms",
 		       b->path))
@@ -327,7 +341,16 @@ static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
 		n = readlink(real, target, sizeof(target) - 1);
 		driver_from_link(d, target, n);
 	}
-	return 0;
+}
+
+/* Status, usage, control, delay, driver; -ENOENT when it went away. */
+static int quick(const struct devpm_base_dev *b, struct devpm_dev *d)
+{
+	int r = quick_usage(b, d);
+
+	if (r >= 0)
+		quick_rest(b, d, r == 1);
+	return r < 0 ? r : 0;
 }
 
 static const char *drv(const struct devpm_dev *d)
@@ -437,9 +460,8 @@ static const struct at_start *at_start(const struct devpm_baseline *b,
 	return start && i < nstart ? &start[i] : NULL;
 }
 
-static int rule_error(const struct devpm_base_dev *b,
-		      const struct devpm_dev *d, const struct at_start *s,
-		      char *why, size_t len)
+static int rule_error(const struct devpm_base_dev *b, struct devpm_dev *d,
+		      const struct at_start *s, char *why, size_t len)
 {
 	const struct seen_error *e;
 	char eb[48], cb[160] = "";
@@ -459,6 +481,9 @@ static int rule_error(const struct devpm_base_dev *b,
 		snprintf(cb, sizeof(cb), ": %s failed, %s returned %s",
 			 callback_of(e->func), e->func,
 			 devpm_verdict_errno(e->ret, eb, sizeof(eb)));
+	if (!d->driver[0] && ((d->rpm.have_status &&
+			       !strcmp(d->rpm.status, "error")) || e))
+		quick_rest(b, d, false);	/* the driver, to name it */
 	if (d->rpm.have_status && !strcmp(d->rpm.status, "error")) {
 		snprintf(why, len, "%s (driver %s): runtime_status=error%s%s",
 			 b->name, drv(d), cb,
@@ -506,7 +531,8 @@ static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 	if (s && s->held != LONG_MIN && s->held > w.limit)
 		w.limit = s->held;
 
-	if (b->usage < 0 || !d->rpm.have_usage || usage_back(&w))
+	/* As judge() read it; above, it is read again until it settles. */
+	if (b->usage < 0 || !d->rpm.have_usage || held(&d->rpm) <= w.limit)
 		return 0;
 	if (devpm_poll_until(usage_back, &w, DEVPM_VERDICT_SETTLE_MS))
 		return 0;
@@ -593,6 +619,24 @@ static int rules_of(const struct devpm_baseline *b,
 	return 0;
 }
 
+/*
+ * Whether judging d takes its control, delay and driver too: for the
+ * suspend rule, or a count above its baseline's held references (a leak,
+ * or another driver's).  At or below it the leak rule cannot fail (held
+ * references are at most the count), and the count that note_left()
+ * keeps for the next case raises no limit there.
+ */
+static bool needs_rest(const struct devpm_base_dev *b,
+		       const struct devpm_dev *d, unsigned int rules)
+{
+	if (rules & DEVPM_V_SUSPEND)
+		return true;
+	if (b->usage < 0 || !d->rpm.have_usage)
+		return false;
+	return d->rpm.usage > devpm_usage_held(b->usage, b->control,
+					       b->autosuspend_delay_ms);
+}
+
 static int judge(const struct devpm_baseline *b,
 		 const struct devpm_base_dev *base, unsigned int rules,
 		 char *why, size_t len)
@@ -601,13 +645,20 @@ static int judge(const struct devpm_baseline *b,
 	int r;
 
 	why[0] = '\0';
-	r = quick(base, &d);
+	r = quick_usage(base, &d);
 	if (r == -ENOENT) {
 		note_left(b, base, NULL);
 		return 0;	/* gone: its remover's business */
 	}
 	if (r < 0)
 		return r;
+	/*
+	 * Most devices, after most cases: status and usage suffice.  Without
+	 * the rest, d's driver is "": rules_of() judges no leak or suspend
+	 * (neither could fail), rule_error() reads it to name it.
+	 */
+	if (needs_rest(base, &d, rules))
+		quick_rest(base, &d, r == 1);
 	r = rules_of(b, base, &d, rules, why, len);
 	note_left(b, base, &d);
 	return r;

@@ -162,13 +162,19 @@ TEST_F(tree, leak_fails_naming_counts)
 	/* A device held at baseline is judged by its own count. */
 	EXPECT_EQ(0, devpm_verdict_device(&self->b, HELD, DEVPM_V_LEAK, why,
 					  sizeof(why))) TH_LOG("%s", why);
+	/* One count over a baseline of none (control=auto): a leak. */
+	tree_put(self->root, GOOD "/power/runtime_usage", "1");
+	EXPECT_EQ(1, devpm_verdict_device(&self->b, GOOD, DEVPM_V_LEAK, why,
+					  sizeof(why)));
+	EXPECT_STREQ("0000:00:02.0 (driver mockdrv): usage count 1 (control=auto) above its baseline 0 (control=auto): 1 reference(s) leaked",
+		     why);
 }
 
 /* Rule 3: runtime_status=error, and the callback's errno from the trace. */
 TEST_F(tree, error_fails_naming_callback)
 {
 	struct devpm_event ev;
-	char why[768];
+	char why[768], link[PATH_MAX];
 
 	EXPECT_EQ(0, devpm_verdict_device(&self->b, GOOD, DEVPM_V_ERROR, why,
 					  sizeof(why)));
@@ -189,6 +195,15 @@ TEST_F(tree, error_fails_naming_callback)
 	EXPECT_EQ(1, devpm_verdict_device(&self->b, GOOD, DEVPM_V_ERROR, why,
 					  sizeof(why)));
 	EXPECT_NE(NULL, strstr(why, "was error: runtime_resume callback failed"));
+	/* Bound to another driver since: named as it is now. */
+	snprintf(link, sizeof(link), "%s%s/driver", self->root, GOOD);
+	ASSERT_EQ(0, unlink(link));
+	tree_link(self->root, GOOD "/driver",
+		  "../../../bus/pci/drivers/otherdrv");
+	EXPECT_EQ(1, devpm_verdict_device(&self->b, GOOD, DEVPM_V_ERROR, why,
+					  sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "(driver otherdrv): runtime_status was error"))
+		TH_LOG("%s", why);
 	/* A class device of the same name without runtime PM: not it. */
 	EXPECT_EQ(0, devpm_verdict_device(&self->b, TWIN, DEVPM_V_ERROR, why,
 					  sizeof(why))) TH_LOG("%s", why);
