@@ -59,9 +59,10 @@ void devpm_verdict_case_begin(void);
 void devpm_verdict_touched(const char *dev);
 
 /*
- * Start watching runtime callbacks' errors for this program (a private
- * tracefs instance, trace.h); without tracefs only runtime_status is
- * seen.  Idempotent; the instance is removed at exit.
+ * Start watching runtime callbacks' errors for this program
+ * (devpm_trace_start_rpm_errors(): under `devpm run` the runner's kept
+ * trace, else a private tracefs instance removed at exit); without
+ * tracefs only runtime_status is seen.  Idempotent.
  */
 void devpm_verdict_watch(void);
 /* Whether devpm_verdict_watch() was called: report.c judges then. */
