@@ -656,14 +656,10 @@ struct devpm_trace *devpm_trace_start_rpm_errors(void)
 {
 	struct devpm_trace *t = NULL;
 
-	/* A program of the runner's (attach refuses the rest). */
+	/* A program of the runner's: a view of its kept trace. */
 	if (pool_owner && pool_owner != getpid())
 		t = devpm_trace_attach(DEVPM_TRACE_RPM_KEPT);
-	if (t) {
-		t->errors_only = true;
-		return t;
-	}
-	return trace_start(NULL, true);
+	return t ? t : trace_start(NULL, true);
 }
 
 static bool good_suffix(const char *suffix)
@@ -739,7 +735,6 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 		r = tfs_write(t->dir, "tracing_on", "1");
 	return r ? start_failed(t, r) : t;
 }
-
 
 /* This process's reader of the kept instance suffix, made on first use. */
 static struct devpm_trace *reader_of(const char *suffix)
