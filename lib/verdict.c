@@ -259,12 +259,13 @@ static const int *fds_of(const struct devpm_base_dev *b)
 	return qfd && i < nqfd ? qfd[i] : NULL;
 }
 
-static void usage_from(struct devpm_dev *d, const char *v)
+/* v's number into *n: whether v was a whole one. */
+static bool num_from(const char *v, long *n)
 {
 	char *end;
 
-	d->rpm.usage = strtol(v, &end, 10);
-	d->rpm.have_usage = end != v && !*end;
+	*n = strtol(v, &end, 10);
+	return end != v && !*end;
 }
 
 /*
@@ -285,7 +286,7 @@ static int quick_usage(const struct devpm_base_dev *b, struct devpm_dev *d)
 			  sizeof(d->rpm.status))) {
 		d->rpm.have_status = true;
 		if (!qf_read(f[QF_USAGE], v, sizeof(v)))
-			usage_from(d, v);
+			d->rpm.have_usage = num_from(v, &d->rpm.usage);
 		return 1;
 	}
 	if (devpm_fmt(p, sizeof(p), "%s/power/runtime_status", b->path) < 0)
@@ -312,17 +313,15 @@ static void quick_rest(const struct devpm_base_dev *b, struct devpm_dev *d,
 {
 	const int *f = by_fds ? fds_of(b) : NULL;
 	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX], v[64];
-	char *end;
 	ssize_t n;
 
 	if (f) {
 		d->rpm.have_control = !qf_read(f[QF_CONTROL], d->rpm.control,
 					       sizeof(d->rpm.control));
 		if (b->autosuspend_delay_ms != LONG_MIN &&
-		    !qf_read(f[QF_DELAY], v, sizeof(v))) {
-			d->rpm.autosuspend_delay_ms = strtol(v, &end, 10);
-			d->rpm.have_autosuspend = end != v && !*end;
-		}
+		    !qf_read(f[QF_DELAY], v, sizeof(v)))
+			d->rpm.have_autosuspend =
+				num_from(v, &d->rpm.autosuspend_delay_ms);
 		n = readlinkat(f[QF_DIR], "driver", target,
 			       sizeof(target) - 1);
 		driver_from_link(d, target, n);
