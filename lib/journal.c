@@ -275,21 +275,65 @@ static int write_at(const struct target *t, const char *val)
 	return r;
 }
 
+/* The directory of the target into parent; its last part returned. */
+static const char *split_parent(const struct target *t, char *parent,
+				size_t len)
+{
+	const char *base = strrchr(t->rel, '/');
+
+	if (!base) {
+		snprintf(parent, len, ".");
+		return t->rel;
+	}
+	snprintf(parent, len, "%.*s", (int)(base - t->rel), t->rel);
+	return base + 1;
+}
+
+/*
+ * A knob whose directory is gone went with its device (unbound,
+ * unplugged): there is nothing left to put back.
+ */
+static bool dir_gone(const struct target *t)
+{
+	char parent[DEVPM_PATH_MAX];
+	int fd;
+
+	split_parent(t, parent, sizeof(parent));
+	fd = open_beneath(t->dfd, parent, O_PATH | O_DIRECTORY);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == ENOENT;
+}
+
+/*
+ * A U record that binds dev (".../drivers/<driver>/bind"), and dev is
+ * bound to that driver already (its link in the driver's directory):
+ * bound again before the restore, by a case or by hand.  Writing bind
+ * once more would fail with -EBUSY.
+ */
+static bool already_bound(const struct target *t, const char *dev)
+{
+	char parent[DEVPM_PATH_MAX], link[DEVPM_PATH_MAX + 128];
+	int fd;
+
+	if (strcmp(split_parent(t, parent, sizeof(parent)), "bind") ||
+	    !dev[0] || strchr(dev, '/') || !strcmp(dev, ".") ||
+	    !strcmp(dev, ".."))
+		return false;
+	snprintf(link, sizeof(link), "%s/%s", parent, dev);
+	fd = open_beneath(t->dfd, link, O_PATH | O_NOFOLLOW);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
 /* unlinkat() below the target's parent, which is opened beneath too. */
 static int remove_at(const struct target *t, int flags)
 {
 	char parent[DEVPM_PATH_MAX];
-	const char *base = strrchr(t->rel, '/');
+	const char *base = split_parent(t, parent, sizeof(parent));
 	int pfd, r = 0;
 
-	if (!base) {
-		snprintf(parent, sizeof(parent), ".");
-		base = t->rel;
-	} else {
-		snprintf(parent, sizeof(parent), "%.*s",
-			 (int)(base - t->rel), t->rel);
-		base++;
-	}
 	pfd = open_beneath(t->dfd, parent, O_PATH | O_DIRECTORY);
 	if (pfd < 0)
 		return errno == ENOENT ? 0 : -errno;
@@ -360,13 +404,18 @@ static int restore_record(char *rec, long lineno, const char *sysdir,
 	switch (rec[0]) {
 	case 'W':
 		/* Unchanged since: nothing to write (and nothing to fail). */
-		if (!read_at(&t, cur, sizeof(cur))) {
+		r = read_at(&t, cur, sizeof(cur));
+		if (!r) {
 			selected(cur);
 			if (!strcmp(cur, val))
 				return REC_DONE;
 		}
+		if (r == -ENOENT && dir_gone(&t))
+			return REC_DONE;
 		/* fallthrough */
 	case 'U':
+		if (rec[0] == 'U' && already_bound(&t, val))
+			return REC_DONE;
 		/*
 		 * sysfs ignores an empty write: an empty value is written as
 		 * the lone newline of `echo > knob`, which clears a

@@ -10,7 +10,11 @@
  * recorded as an undo action.  Restore walks the journal backwards.  The
  * journal survives SIGKILL: the next `devpm run` or `devpm restore` replays
  * it.  A W or U record with an empty value is written back as "\n" (sysfs
- * ignores an empty write; "\n" clears e.g. a driver_override).
+ * ignores an empty write; "\n" clears e.g. a driver_override).  Nothing
+ * is left to put back, and the record counts as restored, when a W
+ * record's knob has lost its directory (its device went away: unbound,
+ * unplugged) or a U record binds a device (".../drivers/<driver>/bind")
+ * that is bound to that driver again already.
  *
  * Record format, one per line (no tabs or newlines inside fields):
  *   R <root>			first line: the sysfs root ("/": the real

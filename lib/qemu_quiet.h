@@ -3,7 +3,8 @@
  * qemu_quiet.h - the runner's quiet window: QEMU's controllers unbound
  * once for every mock program in a row.
  *
- * The mock programs (those whose info says .quiet_devices) take QEMU's
+ * The programs whose info says .quiet_devices (the mock programs,
+ * wakeup/userspace) take QEMU's
  * xHCI, AHCI and e1000e out of their sleep cycles (lib/qemu_xhci.h,
  * suites/wakeup/quiet_devices.h), each for itself, and bind them again
  * at their exit: every bind costs ~2 s under TCG while hub_wq and the

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "device.h"
 #include "journal.h"
 #include "qemu_xhci.h"
@@ -146,6 +147,61 @@ int devpm_qemu_xhci_reset(bool in_qemu)
 		return devpm_fail(EOPNOTSUPP, "an xHCI rebind is for devpm's QEMU image only");
 	r = devpm_dev_list("pci", &d, &n);
 	return r ? r : xhci_each(d, n, true, NULL);
+}
+
+/* The usb devices of the run's baseline below ctl are all back. */
+static bool baseline_back(void *arg)
+{
+	const struct devpm_baseline *b = devpm_baseline();
+	const char *ctl = arg;
+	size_t i, len = strlen(ctl);
+
+	for (i = 0; b && i < b->n; i++)
+		if (!strcmp(b->v[i].bus, "usb") &&
+		    !strncmp(b->v[i].path, ctl, len) &&
+		    b->v[i].path[len] == '/' && !devpm_exists(b->v[i].path))
+			return false;
+	return true;
+}
+
+static bool is_xhci_class(const struct devpm_dev *d)
+{
+	char p[DEVPM_PATH_MAX], cls[32];
+
+	return !devpm_fmt(p, sizeof(p), "%s/class", d->path) &&
+	       !devpm_read_str(p, cls, sizeof(cls)) &&
+	       !strcmp(cls, "0x0c0330");
+}
+
+int devpm_qemu_xhci_bind_case(bool in_qemu, int timeout_ms)
+{
+	struct devpm_dev *d = NULL;
+	size_t n, i;
+	int r = 0, done = 0;
+
+	if (!in_qemu || devpm_dev_list("pci", &d, &n))
+		return 0;
+	for (i = 0; i < n && !r; i++) {
+		if (d[i].driver[0] || !is_xhci_class(&d[i]))
+			continue;
+		r = devpm_write_str(DEVPM_XHCI_DRIVER "/bind", d[i].name);
+		if (!r && !devpm_poll_until(baseline_back, d[i].path,
+					    timeout_ms))
+			r = devpm_fail(ETIMEDOUT, "%s (xhci_hcd) bound, its usb devices not all back after %d ms",
+				       d[i].name, timeout_ms);
+		if (!r)
+			r = devpm_qemu_xhci_hold_ports(d[i].path);
+		if (!r)
+			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/unbind",
+						     d[i].name);
+		if (r)
+			break;
+		done++;
+		devpm_note("QEMU: %s (xhci_hcd) bound for this case, its usb devices back; unbound again at its end",
+			   d[i].name);
+	}
+	free(d);
+	return r ? r : done;
 }
 
 long devpm_usb_dev_count(void)

@@ -19,10 +19,12 @@ struct devpm_test_info {
 	int timeout_s;		/* whole program; the runner's default is 60 */
 	struct devpm_needs needs;
 	/*
-	 * Its sleep cycles judge mock devices only and want QEMU's
-	 * controllers out of them (it unbinds them itself, lib/qemu_xhci.h,
-	 * or its cycles are only slower with them): the runner may run it
-	 * in its quiet window (lib/qemu_quiet.h).  --needs says
+	 * Its sleep cycles need none of QEMU's controllers (their events
+	 * come from mock devices, uinput, timers) and want them out (it
+	 * unbinds them itself, lib/qemu_xhci.h, or its cycles are only
+	 * slower with them; a case that needs the xHCI binds it back for
+	 * itself): the runner may run it in its quiet window
+	 * (lib/qemu_quiet.h).  --needs says
 	 * "# NEEDS quiet-devices: yes".
 	 */
 	bool quiet_devices;

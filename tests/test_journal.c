@@ -454,6 +454,46 @@ TEST_F(jr, failed_restore_is_reported_others_still_restored)
 	ASSERT_STREQ("on", val(self->tree, CTL_B));
 }
 
+/*
+ * Nothing left to put back: a knob whose device went away (a USB port
+ * gone with its unbound controller), a bind whose device is bound again.
+ * A knob missing from a directory that is still there is a failure.
+ */
+TEST_F(jr, gone_knob_and_bound_device_need_nothing)
+{
+	const char *port = "/sys/devices/pci0000:00/0000:00:03.0/usb1";
+	const char *pctl = "/sys/devices/pci0000:00/0000:00:03.0/usb1/usb1-port1/power/control";
+	const char *bind = "/sys/bus/pci/drivers/xhci_hcd/bind";
+	char err[4096], p[UNIT_PATH_MAX];
+	int saved, r;
+
+	ASSERT_EQ(0, unit_put(self->tree, pctl + 1, "auto\n"));
+	ASSERT_EQ(0, unit_put(self->tree, bind + 1, ""));
+	ASSERT_EQ(0, unit_link(self->tree,
+			       "sys/bus/pci/drivers/xhci_hcd/0000:00:03.0",
+			       "../../../../devices/pci0000:00/0000:00:03.0"));
+	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
+	ASSERT_EQ(0, devpm_journal_undo_write(bind, "0000:00:03.0"));
+	ASSERT_EQ(0, devpm_knob_write(pctl, "on"));
+	snprintf(p, sizeof(p), "%s%s", self->tree, port);
+	unit_rm_rf(p);
+	ASSERT_EQ(2, devpm_journal_restore_all());
+	/* Not written: bind would fail with -EBUSY in sysfs. */
+	ASSERT_STREQ("", val(self->tree, bind));
+
+	/* A bind of a device not bound is written, a lost knob fails. */
+	ASSERT_EQ(0, devpm_journal_undo_write(bind, "0000:00:04.0"));
+	ASSERT_EQ(0, devpm_knob_write(CTL_A, "auto"));
+	snprintf(p, sizeof(p), "%s%s", self->tree, CTL_A);
+	ASSERT_EQ(0, unlink(p));
+	saved = unit_capture_begin(2, self->err);
+	r = devpm_journal_restore_all();
+	unit_capture_end(2, saved, self->err, err, sizeof(err));
+	ASSERT_EQ(-EIO, r);
+	ASSERT_HAS(err, "cannot put back 'on'");
+	ASSERT_STREQ("0000:00:04.0", val(self->tree, bind));
+}
+
 TEST_F(jr, module_record_unloads_by_name)
 {
 	if (!devpm_is_root())

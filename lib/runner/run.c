@@ -570,9 +570,9 @@ static bool suite_has_quiet(const struct rn_progspec *p, const size_t *sel,
 
 /*
  * The programs that want QEMU's controllers unbound run one after the
- * other where the last of them stood (after the bus suites, before
- * wakeup/userspace, which wants its USB keyboard, and the final
- * re-check).  The other programs of their suites (async/sleep) run just
+ * other where the last of them stood (after the bus suites, before the
+ * final re-check; wakeup/userspace binds the xHCI back for its USB key
+ * case alone).  The other programs of their suites (async/sleep) run just
  * before them, the rest keep their order: so async/sleep's timing cases
  * do not run first, in the seconds after boot (callback_timing_matches
  * failed 2 of 4 runs there, run 20261203-190215 and -191831).  Returns

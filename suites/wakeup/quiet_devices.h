@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * quiet_devices.h - the mock programs (events, stress) take QEMU's
- * controllers out of their suspend cycles, once for the whole program.
+ * quiet_devices.h - the wakeup programs take QEMU's controllers out of
+ * their suspend cycles, once for the whole program.
  *
- * Their events come from devpm_mock; every other device only makes each
- * cycle longer under TCG: the xHCI's reset-resume (~1.5 s a cycle,
- * lib/qemu_xhci.h), and AHCI's (the disks' cache flush and standby, the
- * links' reset in EH after resume, which the next cycle's suspend waits
- * for) and e1000e's callbacks (60-80 ms a cycle, pm_print_times) make a
- * full cycle ~0.35 s instead of ~0.1 s.  In devpm's QEMU image only (the
+ * Their events come from devpm_mock, uinput and timers (userspace's USB
+ * key case binds the xHCI back for itself: devpm_qemu_xhci_bind_case());
+ * every other device only makes each cycle longer under TCG: the
+ * xHCI's reset-resume (~1.5 s a cycle, lib/qemu_xhci.h), and AHCI's
+ * (the disks' cache flush and standby, the links' reset in EH after
+ * resume, which the next cycle's suspend waits for) and e1000e's
+ * callbacks (60-80 ms a cycle, pm_print_times) make a full cycle ~0.35
+ * s instead of ~0.1 s.  In devpm's QEMU image only (the
  * host agent answers), wk_quiet_devices(), called in FIXTURE_SETUP before
  * devpm_case_setup(), unbinds them with their journal records before the
  * case's mark: the case's restore leaves them unbound and the next case
