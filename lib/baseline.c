@@ -143,7 +143,7 @@ int devpm_baseline_take(struct devpm_baseline *b)
 	int r;
 
 	memset(b, 0, sizeof(*b));
-	r = devpm_dev_list(NULL, &list, &n);
+	r = devpm_dev_list_rpm(NULL, &list, &n);
 	if (r < 0)
 		return r;
 	b->v = calloc(n ? n : 1, sizeof(*b->v));

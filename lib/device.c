@@ -146,7 +146,9 @@ static int spec_to_kpath(const char *spec, char *out, size_t len)
 }
 
 /* Fill path-derived fields of d for the device at kernel path kpath. */
-static int fill(struct devpm_dev *d, const char *kpath)
+static int snapshot(struct devpm_dev *d, bool rules_only);
+
+static int fill(struct devpm_dev *d, const char *kpath, bool rules_only)
 {
 	char up[DEVPM_PATH_MAX], *slash;
 	const char *base;
@@ -174,7 +176,7 @@ static int fill(struct devpm_dev *d, const char *kpath)
 			break;
 		}
 	}
-	return devpm_dev_snapshot(d);
+	return snapshot(d, rules_only);
 }
 
 int devpm_dev_open(struct devpm_dev *d, const char *spec)
@@ -197,7 +199,7 @@ int devpm_dev_open(struct devpm_dev *d, const char *spec)
 		return devpm_fail(EINVAL,
 				  "%s is not a device under %s (no uevent or power/)",
 				  spec, DEVICES);
-	return fill(d, dev);
+	return fill(d, dev, false);
 }
 
 /*
@@ -263,7 +265,8 @@ static long wakeup_event_count(const struct devpm_dev *d)
 	return v;
 }
 
-int devpm_dev_snapshot(struct devpm_dev *d)
+/* rules_only: what devpm_dev_list_rpm() promises, nothing more. */
+static int snapshot(struct devpm_dev *d, bool rules_only)
 {
 	struct devpm_rpm *r = &d->rpm;
 	char buf[32], p[DEVPM_PATH_MAX];
@@ -290,7 +293,7 @@ int devpm_dev_snapshot(struct devpm_dev *d)
 	/* Reads fail with EIO when the driver does not use autosuspend. */
 	r->have_autosuspend = !pread_long(d, pfd, "autosuspend_delay_ms",
 					  &r->autosuspend_delay_ms);
-	if (!pread_long(d, pfd, "runtime_active_time", &v)) {
+	if (!rules_only && !pread_long(d, pfd, "runtime_active_time", &v)) {
 		r->active_ms = v;
 		if (!pread_long(d, pfd, "runtime_suspended_time", &v)) {
 			r->suspended_ms = v;
@@ -303,6 +306,11 @@ int devpm_dev_snapshot(struct devpm_dev *d)
 		r->qos_latency_na = ret == 1;
 		if (ret == 1)
 			r->qos_latency_us = 0;
+	}
+	if (rules_only) {
+		if (pfd >= 0)
+			close(pfd);
+		return 0;
 	}
 	r->have_no_power_off = !pread_long(d, pfd, "pm_qos_no_power_off",
 					   &r->no_power_off);
@@ -317,6 +325,11 @@ int devpm_dev_snapshot(struct devpm_dev *d)
 		close(pfd);
 	d->wakeup.event_count = wakeup_event_count(d);
 	return 0;
+}
+
+int devpm_dev_snapshot(struct devpm_dev *d)
+{
+	return snapshot(d, false);
 }
 
 int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
@@ -461,8 +474,8 @@ static int cmp_path(const void *a, const void *b)
 }
 
 /* Build the device list from paths, keeping those on bus (NULL: all). */
-static int build(struct paths *ps, const char *bus, struct devpm_dev **list,
-		 size_t *n)
+static int build(struct paths *ps, const char *bus, bool rules_only,
+		 struct devpm_dev **list, size_t *n)
 {
 	struct devpm_dev *out;
 	size_t i, k = 0;
@@ -471,7 +484,7 @@ static int build(struct paths *ps, const char *bus, struct devpm_dev **list,
 	if (!out)
 		return devpm_fail(ENOMEM, "out of memory");
 	for (i = 0; i < ps->n; i++) {
-		if (fill(&out[k], ps->p[i]) < 0)
+		if (fill(&out[k], ps->p[i], rules_only) < 0)
 			continue;	/* went away while we looked */
 		if (bus && strcmp(out[k].bus, bus))
 			continue;
@@ -483,7 +496,8 @@ static int build(struct paths *ps, const char *bus, struct devpm_dev **list,
 	return 0;
 }
 
-int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n)
+static int list_of(const char *bus, bool rules_only, struct devpm_dev **list,
+		   size_t *n)
 {
 	struct paths ps = { 0 };
 	int r;
@@ -500,9 +514,19 @@ int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n)
 		r = walk(DEVICES, true, 0, &ps);
 	}
 	if (!r)
-		r = build(&ps, bus, list, n);
+		r = build(&ps, bus, rules_only, list, n);
 	free(ps.p);
 	return r;
+}
+
+int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n)
+{
+	return list_of(bus, false, list, n);
+}
+
+int devpm_dev_list_rpm(const char *bus, struct devpm_dev **list, size_t *n)
+{
+	return list_of(bus, true, list, n);
 }
 
 int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
@@ -515,7 +539,7 @@ int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
 	*n = 0;
 	r = walk(d->path, false, 0, &ps);
 	if (!r)
-		r = build(&ps, NULL, list, n);
+		r = build(&ps, NULL, false, list, n);
 	free(ps.p);
 	return r;
 }

@@ -91,6 +91,16 @@ int devpm_dev_attr_read(const struct devpm_dev *d, const char *attr,
  */
 int devpm_dev_list(const char *bus, struct devpm_dev **list, size_t *n);
 
+/*
+ * The same list with only what the runtime-PM rules read in each rpm
+ * (control, runtime_status, _usage, _active_kids, _enabled,
+ * autosuspend_delay_ms, pm_qos_resume_latency_us); the rest of rpm and
+ * wakeup stay zero.  For the run's baseline of every device, before the
+ * first test: 7 reads a device instead of 12 and its wakeup/ directory
+ * (421 devices under TCG, warm: 149 ms against 200-216 ms).
+ */
+int devpm_dev_list_rpm(const char *bus, struct devpm_dev **list, size_t *n);
+
 /* Read the runtime status only: 0 with "" when absent, else -errno. */
 int devpm_dev_status(const struct devpm_dev *d, char *buf, size_t len);
 

@@ -207,6 +207,69 @@ TEST(snapshot_every_attribute)
 	tree_rm(root);
 }
 
+/*
+ * The baseline's list reads what the rules judge, and nothing else: the
+ * same baseline entry (role, could_suspend) as the full snapshot's, for
+ * every device of a recorded tree and for one with every attribute.
+ */
+TEST(list_rpm_reads_what_the_rules_read)
+{
+	const char *dev = "/sys/devices/pci0000:00/0000:00:1f.3";
+	struct devpm_base_dev bf, br;
+	struct devpm_dev *full, *rpm;
+	size_t n, m, i;
+	char *root = tree_new();
+	char p[PATH_MAX];
+
+	use_recorded(_metadata, "host-vm");
+	ASSERT_EQ(0, devpm_dev_list(NULL, &full, &n));
+	ASSERT_EQ(0, devpm_dev_list_rpm(NULL, &rpm, &m));
+	ASSERT_EQ(n, m);
+	for (i = 0; i < n; i++) {
+		devpm_baseline_judge(&full[i], &bf);
+		devpm_baseline_judge(&rpm[i], &br);
+		ASSERT_EQ(0, memcmp(&bf, &br, sizeof(bf)))
+			TH_LOG("%s: role %s, %s from the rules' list",
+			       full[i].path, bf.role, br.role);
+	}
+	free(full);
+	free(rpm);
+
+	tree_device(root, dev, "pci", "i801_smbus", "auto", "active", 0, 0);
+#define PUT(attr, val) do { \
+	snprintf(p, sizeof(p), "%s/%s", dev, attr); \
+	tree_put(root, p, val); \
+} while (0)
+	PUT("power/autosuspend_delay_ms", "1000");
+	PUT("power/runtime_active_time", "1234");
+	PUT("power/runtime_suspended_time", "98765");
+	PUT("power/pm_qos_resume_latency_us", "n/a");
+	PUT("power/pm_qos_no_power_off", "1");
+	PUT("power/wakeup", "enabled");
+	PUT("wakeup/wakeup7/event_count", "42");
+#undef PUT
+	ASSERT_EQ(0, devpm_set_sysfs_root(root));
+	ASSERT_EQ(0, devpm_dev_list_rpm(NULL, &rpm, &m));
+	ASSERT_EQ(1, (int)m);
+	EXPECT_STREQ("auto", rpm[0].rpm.control);
+	EXPECT_STREQ("active", rpm[0].rpm.status);
+	EXPECT_TRUE(rpm[0].rpm.have_usage);
+	EXPECT_TRUE(rpm[0].rpm.have_active_kids);
+	EXPECT_STREQ("enabled", rpm[0].rpm.enabled);
+	EXPECT_EQ(1000, rpm[0].rpm.autosuspend_delay_ms);
+	EXPECT_TRUE(rpm[0].rpm.qos_latency_na);
+	devpm_baseline_judge(&rpm[0], &br);
+	EXPECT_STREQ("qos_no_suspend", br.role);
+	/* Not read: */
+	EXPECT_FALSE(rpm[0].rpm.have_times);
+	EXPECT_FALSE(rpm[0].rpm.have_no_power_off);
+	EXPECT_FALSE(rpm[0].rpm.have_async);
+	EXPECT_FALSE(rpm[0].wakeup.capable);
+	EXPECT_EQ(-1, rpm[0].wakeup.event_count);
+	free(rpm);
+	tree_rm(root);
+}
+
 TEST(status_and_vanished_device)
 {
 	const char *dev = "/sys/devices/platform/foo";
