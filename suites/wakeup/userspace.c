@@ -523,12 +523,16 @@ TEST_F(us, usb_key_during_freeze)
 
 #define ALARM_MS	4000
 /*
- * alarmtimer_suspend() sets the RTC to its own time in whole seconds plus
- * the alarm's distance (kernel/time/alarmtimer.c): the RTC may fire up to
- * a second before the alarm is due, and the timerfd expires after the
- * resume.  A timerfd that expires late (TCG's timers) gets this long.
+ * How early the resume may come by CLOCK_BOOTTIME, two CMOS seconds:
+ * alarmtimer_suspend() sets the RTC to its own time read in whole
+ * seconds plus the alarm's distance (kernel/time/alarmtimer.c), so it
+ * fires up to a second early; and timekeeping_resume() adds the time
+ * asleep from the CMOS clock, in whole seconds (read_persistent_clock64():
+ * "each can add ~1 second drift error", kernel/time/timekeeping.c).
+ * Seen: 2.91-2.98 s.  The timerfd, on CLOCK_BOOTTIME too, then expires
+ * after the resume, when it is due (EXPIRY_LATE_MS: TCG's timers).
  */
-#define RTC_EARLY_MS	1000
+#define RTC_EARLY_MS	2000
 #define EXPIRY_LATE_MS	500
 
 /*
@@ -563,9 +567,14 @@ TEST_F(us, alarm_wakes_system)
 		   label, (unsigned long long)slept);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
 	EXPECT_EQ(s.before.success + 1, s.after.success);
+	/*
+	 * The time is the proof: the RTC device's wakeup source counted an
+	 * event even when the agent's system_wakeup woke the guest at once.
+	 */
 	ASSERT_LE(due_us - RTC_EARLY_MS * 1000ULL, slept)
-		TH_LOG("woken after %llu us, more than the RTC's %d ms resolution before the alarm due at %d ms: not by the RTC",
+		TH_LOG("woken after %llu us, more than %d ms (the RTC's and the CMOS clock's whole seconds) before the alarm due at %d ms: not by the RTC",
 		       (unsigned long long)slept, RTC_EARLY_MS, ALARM_MS);
+	/* The timerfd keeps CLOCK_BOOTTIME, as slept does. */
 	left_ms = slept < due_us ? (int)((due_us - slept) / 1000) + 1 : 0;
 	poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1,
 	     left_ms + EXPIRY_LATE_MS);
