@@ -131,6 +131,27 @@ TEST(open_bad_specs)
 	tree_rm(root);
 }
 
+/* Every attribute the full snapshot reads, each with a telling value. */
+static void put_every_attribute(const char *root, const char *dev)
+{
+	static const char *const kv[][2] = {
+		{ "power/autosuspend_delay_ms", "1000" },
+		{ "power/runtime_active_time", "1234" },
+		{ "power/runtime_suspended_time", "98765" },
+		{ "power/pm_qos_resume_latency_us", "n/a" },
+		{ "power/pm_qos_no_power_off", "1" },
+		{ "power/wakeup", "enabled" },
+		{ "wakeup/wakeup7/event_count", "42" },
+	};
+	char p[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dev, kv[i][0]);
+		tree_put(root, p, kv[i][1]);
+	}
+}
+
 TEST(snapshot_every_attribute)
 {
 	const char *dev = "/sys/devices/pci0000:00/0000:00:1f.3";
@@ -143,13 +164,7 @@ TEST(snapshot_every_attribute)
 	snprintf(p, sizeof(p), "%s/%s", dev, attr); \
 	tree_put(root, p, val); \
 } while (0)
-	PUT("power/autosuspend_delay_ms", "1000");
-	PUT("power/runtime_active_time", "1234");
-	PUT("power/runtime_suspended_time", "98765");
-	PUT("power/pm_qos_resume_latency_us", "n/a");
-	PUT("power/pm_qos_no_power_off", "1");
-	PUT("power/wakeup", "enabled");
-	PUT("wakeup/wakeup7/event_count", "42");
+	put_every_attribute(root, dev);
 	ASSERT_EQ(0, devpm_set_sysfs_root(root));
 	ASSERT_EQ(0, devpm_dev_open(&d, dev));
 	EXPECT_STREQ("auto", d.rpm.control);
@@ -219,7 +234,6 @@ TEST(list_rpm_reads_what_the_rules_read)
 	struct devpm_dev *full, *rpm;
 	size_t n, m, i;
 	char *root = tree_new();
-	char p[PATH_MAX];
 
 	use_recorded(_metadata, "host-vm");
 	ASSERT_EQ(0, devpm_dev_list(NULL, &full, &n));
@@ -236,18 +250,7 @@ TEST(list_rpm_reads_what_the_rules_read)
 	free(rpm);
 
 	tree_device(root, dev, "pci", "i801_smbus", "auto", "active", 0, 0);
-#define PUT(attr, val) do { \
-	snprintf(p, sizeof(p), "%s/%s", dev, attr); \
-	tree_put(root, p, val); \
-} while (0)
-	PUT("power/autosuspend_delay_ms", "1000");
-	PUT("power/runtime_active_time", "1234");
-	PUT("power/runtime_suspended_time", "98765");
-	PUT("power/pm_qos_resume_latency_us", "n/a");
-	PUT("power/pm_qos_no_power_off", "1");
-	PUT("power/wakeup", "enabled");
-	PUT("wakeup/wakeup7/event_count", "42");
-#undef PUT
+	put_every_attribute(root, dev);
 	ASSERT_EQ(0, devpm_set_sysfs_root(root));
 	ASSERT_EQ(0, devpm_dev_list_rpm(NULL, &rpm, &m));
 	ASSERT_EQ(1, (int)m);
