@@ -4,11 +4,10 @@
  * once for every mock program in a row.
  *
  * The programs whose info says .quiet_devices (the mock programs,
- * wakeup/userspace) take QEMU's
- * xHCI, AHCI and e1000e out of their sleep cycles (lib/qemu_xhci.h,
- * suites/wakeup/quiet_devices.h), each for itself, and bind them again
- * at their exit: every bind costs ~2 s under TCG while hub_wq and the
- * SCSI scan enumerate the devices again.  In devpm's QEMU image the
+ * wakeup/userspace) take QEMU's xHCI, AHCI and e1000e out of their sleep
+ * cycles (lib/qemu_xhci.h, suites/wakeup/quiet_devices.h), each for
+ * itself, and bind them again at their exit: every bind costs ~2 s
+ * under TCG while hub_wq and the SCSI scan enumerate the devices again.  In devpm's QEMU image the
  * runner runs those programs one after the other, unbinds the
  * controllers once before the first (journaled, as the programs do) and
  * sets DEVPM_QEMU_QUIET=1; after the last it binds them again (the

@@ -164,13 +164,14 @@ static bool baseline_back(void *arg)
 	return true;
 }
 
-static bool is_xhci_class(const struct devpm_dev *d)
+/* Bound to xhci_hcd when the run began, and to nothing now. */
+static bool unbound_since_baseline(const struct devpm_dev *d)
 {
-	char p[DEVPM_PATH_MAX], cls[32];
+	const struct devpm_baseline *b = devpm_baseline();
+	const struct devpm_base_dev *at = b ? devpm_baseline_find(b, d->path) :
+					      NULL;
 
-	return !devpm_fmt(p, sizeof(p), "%s/class", d->path) &&
-	       !devpm_read_str(p, cls, sizeof(cls)) &&
-	       !strcmp(cls, "0x0c0330");
+	return !d->driver[0] && at && !strcmp(at->driver, "xhci_hcd");
 }
 
 int devpm_qemu_xhci_bind_case(bool in_qemu, int timeout_ms)
@@ -182,7 +183,7 @@ int devpm_qemu_xhci_bind_case(bool in_qemu, int timeout_ms)
 	if (!in_qemu || devpm_dev_list("pci", &d, &n))
 		return 0;
 	for (i = 0; i < n && !r; i++) {
-		if (d[i].driver[0] || !is_xhci_class(&d[i]))
+		if (!unbound_since_baseline(&d[i]))
 			continue;
 		r = devpm_write_str(DEVPM_XHCI_DRIVER "/bind", d[i].name);
 		if (!r && !devpm_poll_until(baseline_back, d[i].path,

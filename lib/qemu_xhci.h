@@ -52,13 +52,13 @@ int devpm_qemu_xhci_hold_ports(const char *ctl);
  * For one case that needs the USB devices while its program runs with
  * the controllers unbound (the runner's quiet window, or the program's
  * own: suites/wakeup/quiet_devices.h).  Only when in_qemu: bind every
- * PCI device of the xHCI class (0c0330) that has no driver, wait with
- * back-off, at most timeout_ms, until every usb device the run's
- * baseline had below it is back, hold its ports on, then journal its
- * unbind: the case's restore takes it out again with its ports held
- * (their records are then gone with them, journal.h), and a process
- * that dies before the record leaves it bound, as the earlier bind
- * record wants it.  The number bound, or -errno with devpm_error().
+ * PCI device that the run's baseline had bound to xhci_hcd and that has
+ * no driver now, wait with back-off, at most timeout_ms, until every usb
+ * device the baseline had below it is back, hold its ports on, then
+ * journal its unbind: the case's restore takes it out again with its
+ * ports held (their records are then gone with them, journal.h), and a
+ * process that dies before the record leaves it bound, as the earlier
+ * bind record wants it.  The number bound, or -errno with devpm_error().
  */
 int devpm_qemu_xhci_bind_case(bool in_qemu, int timeout_ms);
 
