@@ -106,10 +106,14 @@ int devpm_ksleep_parse_record(const void *rec, size_t len, uint64_t unit_us,
 	}
 	if (h.type != PERF_RECORD_SAMPLE)
 		return 0;
-	/* TID (pid, tid), TIME, REGS_INTR (abi, then the one register). */
+	/*
+	 * TID (pid, tid), TIME, REGS_INTR (abi, then the one register).  The
+	 * task is the thread: a trace line's pid is its tid, and a program
+	 * that resumes its devices from threads sleeps in them.
+	 */
 	if (len < sizeof(h) + 24)
 		return -EINVAL;
-	memcpy(&pid, p + sizeof(h), sizeof(pid));
+	memcpy(&pid, p + sizeof(h) + 4, sizeof(pid));
 	memcpy(&t, p + sizeof(h) + 8, sizeof(t));
 	memcpy(&abi, p + sizeof(h) + 16, sizeof(abi));
 	if (!abi)

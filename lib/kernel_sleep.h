@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 struct devpm_ksleep {
-	int pid;		/* the task that slept */
+	int pid;		/* the task that slept (its thread id) */
 	uint64_t at_us;		/* its call, CLOCK_MONOTONIC */
 	uint64_t len_us;	/* what it asked for */
 	/*

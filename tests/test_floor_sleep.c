@@ -205,11 +205,13 @@ struct sample {
 	uint64_t time, abi, reg;
 };
 
-static struct sample sample(uint32_t pid, uint64_t ns, uint64_t arg)
+/* A sample of thread tid of process tid - 1000 (its tgid). */
+static struct sample sample(uint32_t tid, uint64_t ns, uint64_t arg)
 {
 	struct sample r = {
 		.h = { PERF_RECORD_SAMPLE, 0, sizeof(r) },
-		.pid = pid, .tid = pid, .time = ns, .abi = 2, .reg = arg,
+		.pid = tid - 1000, .tid = tid, .time = ns, .abi = 2,
+		.reg = arg,
 	};
 
 	return r;
@@ -217,22 +219,23 @@ static struct sample sample(uint32_t pid, uint64_t ns, uint64_t arg)
 
 TEST(perf_sample_is_read)
 {
-	struct sample r = sample(71, 5010000123ULL, 200);
+	struct sample r = sample(1071, 5010000123ULL, 200);
 	struct devpm_ksleep s;
 	uint64_t lost = 0;
 
 	ASSERT_EQ(1, devpm_ksleep_parse_record(&r, sizeof(r), 1000, &s,
 					       &lost));
-	EXPECT_EQ(71, s.pid);
+	/* The thread, as trace lines name it; not its process. */
+	EXPECT_EQ(1071, s.pid);
 	EXPECT_EQ(5010000ULL, s.at_us);
 	EXPECT_EQ(200000ULL, s.len_us);
 	EXPECT_EQ(0ULL, lost);
 	/* usleep_range_state()'s min is in µs already. */
-	r = sample(71, 5010000123ULL, 5000);
+	r = sample(1071, 5010000123ULL, 5000);
 	ASSERT_EQ(1, devpm_ksleep_parse_record(&r, sizeof(r), 1, &s, &lost));
 	EXPECT_EQ(5000ULL, s.len_us);
 	/* A window's edge: no argument taken, whatever the register. */
-	r = sample(30, 5010000123ULL, 1ULL << 60);
+	r = sample(1030, 5010000123ULL, 1ULL << 60);
 	ASSERT_EQ(1, devpm_ksleep_parse_record(&r, sizeof(r), 0, &s, &lost));
 	EXPECT_EQ(0ULL, s.len_us);
 	EXPECT_EQ(5010000ULL, s.at_us);
@@ -244,7 +247,7 @@ TEST(perf_lost_and_malformed_records)
 		struct perf_event_header h;
 		uint64_t id, lost;
 	} l = { { PERF_RECORD_LOST, 0, sizeof(l) }, 1, 7 };
-	struct sample r = sample(71, 5010000123ULL, 200);
+	struct sample r = sample(1071, 5010000123ULL, 200);
 	struct devpm_ksleep s;
 	uint64_t lost = 0;
 
@@ -258,12 +261,12 @@ TEST(perf_lost_and_malformed_records)
 	EXPECT_EQ(-EINVAL, devpm_ksleep_parse_record(&r, sizeof(r) - 8, 1000,
 						     &s, &lost));
 	/* No registers (abi 0): no length, not a sleep. */
-	r = sample(71, 5010000123ULL, 200);
+	r = sample(1071, 5010000123ULL, 200);
 	r.abi = 0;
 	EXPECT_EQ(0, devpm_ksleep_parse_record(&r, sizeof(r), 1000, &s,
 					       &lost));
 	/* A "delay" beyond a day is a garbled argument. */
-	r = sample(71, 5010000123ULL, 1ULL << 40);
+	r = sample(1071, 5010000123ULL, 1ULL << 40);
 	EXPECT_EQ(-EINVAL, devpm_ksleep_parse_record(&r, sizeof(r), 1000, &s,
 						     &lost));
 }
