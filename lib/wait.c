@@ -7,9 +7,10 @@
  * doubling to 16 ms: a wait ends within 20 ms of the transition even
  * when no event wakes it) whether or not a trace is given.
  *
- * A wait that had to wait adds to the case's floor (floor.h) the device's
- * autosuspend delay before the suspend it saw, and, when traced, its lag
- * behind the kernel's transition (wait_lag.h).
+ * A wait adds to the case's floor (floor.h) the device's autosuspend delay
+ * before the suspend it waited for or found in its trace, and, when it had
+ * to wait and was traced, its lag behind the kernel's transition
+ * (wait_lag.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -139,6 +140,22 @@ static long autosuspend_ms(const struct devpm_dev *d)
 	return ms;
 }
 
+/*
+ * A suspend the wait saw adds the delay before it to the floor: one it
+ * waited for, and, traced, one the trace holds that came before the wait
+ * (in a chain, a child's delay runs out while the wait is on another
+ * device; each level waits out its own delay first).  The floor clips
+ * what precedes the case.
+ */
+void devpm_wait_floor(const struct devpm_dev *d, const char *status,
+		      bool waited, const struct devpm_wait_result *res)
+{
+	if (!res->reached || strcmp(status, "suspended") ||
+	    (!waited && !res->traced))
+		return;
+	devpm_floor_add_before(res->at_us, autosuspend_ms(d));
+}
+
 static void explain(struct devpm_dev *d, const char *status, int timeout_ms,
 		    struct devpm_wait_result *res)
 {
@@ -204,8 +221,7 @@ int devpm_wait_status(struct devpm_dev *d, struct devpm_trace *t,
 		res->traced = traced_at(t, d, status, &res->at_us);
 	if (waited && res->traced)
 		devpm_wait_lag_add(res->at_us, seen);
-	if (waited && !strcmp(status, "suspended"))
-		devpm_floor_add_before(res->at_us, autosuspend_ms(d));
+	devpm_wait_floor(d, status, waited, res);
 	/* A traced transition may predate the wait: waited 0 then. */
 	res->waited_us = res->at_us > res->start_us ?
 			 res->at_us - res->start_us : 0;

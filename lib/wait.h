@@ -54,6 +54,14 @@ int devpm_wait_status_why(struct devpm_dev *d, struct devpm_trace *t,
 			  struct devpm_wait_result *res);
 
 /*
+ * What a wait that ended with res adds to the case's floor (floor.h): for
+ * "suspended", d's autosuspend delay before res->at_us when the wait had
+ * to wait or its trace saw the transition.  Exposed for the unit tests.
+ */
+void devpm_wait_floor(const struct devpm_dev *d, const char *status,
+		      bool waited, const struct devpm_wait_result *res);
+
+/*
  * When the events (oldest first) show dev entering status ("suspended" or
  * "active"): 1 with *at_us set, -EAGAIN when the return of a call in
  * progress is still to come, 0 when they do not show it.  What

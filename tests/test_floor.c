@@ -143,6 +143,40 @@ TEST(wait_adds_nothing_when_it_did_not_wait)
 	tree_rm(root);
 }
 
+/*
+ * A chain: the wait was on the hub, its child had suspended by the time
+ * the wait looked at it.  The child's traced suspend still waited out the
+ * child's delay; a suspend the wait neither waited for nor traced (it was
+ * suspended before) adds nothing.
+ */
+TEST(traced_suspend_adds_its_delay_without_a_wait)
+{
+	struct devpm_wait_result res = { .reached = true };
+	struct devpm_dev d;
+	char *root = tree_with_delay(_metadata, &d, "suspended", "100");
+	uint64_t t0;
+
+	devpm_floor_begin();
+	t0 = devpm_now_us();
+	res.at_us = t0 + 500 * MS;
+	devpm_wait_floor(&d, "suspended", false, &res);
+	EXPECT_EQ(0ULL, devpm_floor_us());
+	res.traced = true;
+	devpm_wait_floor(&d, "suspended", false, &res);
+	EXPECT_EQ(100 * MS, devpm_floor_us());
+	/* The same suspend seen by a second wait counts once. */
+	devpm_wait_floor(&d, "suspended", true, &res);
+	EXPECT_EQ(100 * MS, devpm_floor_us());
+	/* A resume waits out no delay; a wait not reached adds here nothing. */
+	res.at_us = t0 + 900 * MS;
+	devpm_wait_floor(&d, "active", true, &res);
+	res.reached = false;
+	devpm_wait_floor(&d, "suspended", true, &res);
+	EXPECT_EQ(100 * MS, devpm_floor_us());
+	devpm_set_sysfs_root("");
+	tree_rm(root);
+}
+
 TEST(timeout_waits_out_the_delay)
 {
 	struct devpm_wait_result res;

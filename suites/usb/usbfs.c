@@ -145,9 +145,10 @@ static void held(struct devpm_usb_bus *b, struct fs *fs, const char *while_)
 }
 
 /*
- * Wait for every device to suspend; the time each took goes into *slot.
- * Untraced, it comes from runtime_suspended_time (ms, updated when read):
- * a device suspended since "now - growth" (it does not wake in between).
+ * Wait for every device to suspend; the time each took goes into *slot,
+ * from runtime_suspended_time (ms, updated when read): a device suspended
+ * since "now - growth" (it does not wake in between).  The bus's trace
+ * wakes the waits and dates each suspend for the case's floor.
  */
 static void all_suspend(struct devpm_usb_bus *b, struct fs *fs,
 			size_t slot, const char *after)
@@ -205,7 +206,7 @@ static void close_all(struct devpm_usb_bus *b, struct fs *fs)
 
 static int load(struct devpm_usb_bus *b, struct fs **fs)
 {
-	int r = devpm_usb_bus_load(b, DELAY_MS, DELAY_MS, false);
+	int r = devpm_usb_bus_load(b, DELAY_MS, DELAY_MS, true);
 
 	if (r)
 		return r;
