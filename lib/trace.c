@@ -46,6 +46,7 @@ struct devpm_trace {
 	char **enabled;			/* "system/event" we enabled */
 	size_t nenabled;
 	bool user_filter;		/* filter too long for the kernel */
+	bool wider;			/* a kernel filter passes others too */
 	bool errors_only;		/* rpm_return_int errors only */
 	bool keeper;			/* the runner's: devpm_trace_keep() */
 	bool reader;			/* reads a kept one: changes nothing */
@@ -200,6 +201,33 @@ static int tfs_write(const char *dir, const char *file, const char *val)
 }
 
 /*
+ * Whether filter, one build_filter() wrote (name == "a" || name == "b"),
+ * names every device of t.
+ */
+static bool filter_covers(const char *filter, const struct devpm_trace *t)
+{
+	char want[sizeof(((struct devpm_event *)0)->dev) + 16];
+	const char *p;
+	size_t i, n;
+
+	if (!t->devs || !t->ndevs || strncmp(filter, "name == \"", 9))
+		return false;
+	for (i = 0; i < t->ndevs; i++) {
+		n = (size_t)snprintf(want, sizeof(want), "name == \"%s\"",
+				     t->devs[i]);
+		if (n >= sizeof(want))
+			return false;
+		for (p = strstr(filter, want); p; p = strstr(p + 1, want))
+			if ((p == filter || !strncmp(p - 4, " || ", 4)) &&
+			    (!p[n] || !strncmp(p + n, " || ", 4)))
+				break;
+		if (!p)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Write an event's filter ("0": none) unless a reused instance has it
  * already: replacing a filter waits for the tracepoint's readers (RCU),
  * tens of ms under TCG.  The filter file shows the text written, or
@@ -225,6 +253,11 @@ static int filter_write(struct devpm_trace *t, const char *file,
 		if (!strcmp(val, "0") ? !strcmp(cur, "none") :
 		    !strcmp(cur, val))
 			return 0;
+		/* A wider filter of the last user: poll() drops the rest. */
+		if (strcmp(val, "0") && filter_covers(cur, t)) {
+			t->wider = true;
+			return 0;
+		}
 	}
 	return tfs_write(t->dir, file, val);
 }
@@ -307,9 +340,13 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
-/* Enable system/event (with filter, NULL: none); -ENOENT if absent. */
+/*
+ * Enable system/event (with filter, NULL: none); -ENOENT if absent.  A
+ * reused instance's filter is reset unless keep_filter: apply_filters()
+ * writes the rpm events' own right after, once.
+ */
 static int enable_event(struct devpm_trace *t, const char *sys,
-			const char *ev, const char *filter)
+			const char *ev, const char *filter, bool keep_filter)
 {
 	char rel[PATH_MAX], file[PATH_MAX];
 	int r;
@@ -319,7 +356,7 @@ static int enable_event(struct devpm_trace *t, const char *sys,
 	if (!dir_has(t->dir, file))
 		return devpm_fail(ENOENT, "no trace event %s:%s", sys, ev);
 	/* A reused instance may hold a filter of its last user. */
-	if (filter || t->reused) {
+	if (filter || (t->reused && !keep_filter)) {
 		snprintf(file, sizeof(file), "events/%s/filter", rel);
 		r = filter_write(t, file, filter ? filter : "0");
 		if (r < 0)
@@ -581,7 +618,7 @@ events:
 		if (t->errors_only && strcmp(rpm_events[i], "rpm_return_int"))
 			continue;
 		r = enable_event(t, "rpm", rpm_events[i], t->errors_only ?
-				 RPM_ERROR_FILTER : NULL);
+				 RPM_ERROR_FILTER : NULL, t->reused);
 		if (!r)
 			n++;
 		else if (r == -ENOENT)
@@ -832,7 +869,7 @@ int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
 				  "bad trace event '%s': want system:event",
 				  sysev);
 	*ev++ = '\0';
-	return enable_event(t, sys, ev, filter);
+	return enable_event(t, sys, ev, filter, false);
 }
 
 int devpm_trace_add_dev(struct devpm_trace *t, const char *dev)
@@ -853,11 +890,12 @@ int devpm_trace_add_dev(struct devpm_trace *t, const char *dev)
 	return apply_filters(t);
 }
 
-static bool wanted(const struct devpm_trace *t, const struct devpm_event *e)
+bool devpm_trace_keeps(const struct devpm_trace *t,
+		       const struct devpm_event *e)
 {
 	size_t i;
 
-	if (!t->user_filter || !is_rpm_event(e->event))
+	if ((!t->user_filter && !t->wider) || !is_rpm_event(e->event))
 		return true;
 	for (i = 0; i < t->ndevs; i++)
 		if (!strcmp(t->devs[i], e->dev))
@@ -891,7 +929,7 @@ static int take_lines(struct devpm_trace *t)
 
 	while ((nl = memchr(start, '\n', t->linelen - (start - t->line)))) {
 		*nl = '\0';
-		if (!devpm_trace_parse_line(start, &e) && wanted(t, &e)) {
+		if (!devpm_trace_parse_line(start, &e) && devpm_trace_keeps(t, &e)) {
 			r = push(t, &e);
 			if (r < 0)
 				return r;

@@ -70,6 +70,16 @@ int devpm_trace_add_event(struct devpm_trace *t, const char *sysev,
 int devpm_trace_add_dev(struct devpm_trace *t, const char *dev);
 
 /*
+ * Whether t keeps event e: every event, or, filtered on devices, an rpm
+ * event only of one of them.  The kernel's filter does that, unless it is
+ * a pooled instance's wider one (its last user's, naming every device of
+ * t: kept, not rewritten, since a rewrite waits for an RCU grace period)
+ * or too long for the kernel.  Exposed for the unit tests.
+ */
+bool devpm_trace_keeps(const struct devpm_trace *t,
+		       const struct devpm_event *e);
+
+/*
  * Read the events that arrived so far into the trace's buffer, waiting at
  * most timeout_ms for the first one (0: do not wait).  Returns the number
  * of new events; they are appended to the list devpm_trace_events() gives.

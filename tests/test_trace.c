@@ -455,6 +455,95 @@ TEST(pool_instance_kept_across_cases)
 	}
 }
 
+/*
+ * A case of a pooled instance filtered on devs: the kernel filter it
+ * leaves on rpm_suspend must be want; drops_x: it is wider, and the
+ * trace itself drops devpm-x's rpm events.  A bit per failed check.
+ */
+static int filter_case(const char *dir, const char *const *devs,
+		       const char *want, bool drops_x)
+{
+	struct devpm_trace *t = devpm_trace_start(devs);
+	struct devpm_event e = { .type = DEVPM_EV_RPM_SUSPEND };
+	char f[256];
+	int bad = 0;
+
+	if (!t)
+		return 1;
+	filter_of(dir, "rpm/rpm_suspend", f, sizeof(f));
+	if (strcmp(f, want)) {
+		fprintf(stderr, "# filter '%s', want '%s'\n", f, want);
+		bad |= 2;
+	}
+	snprintf(e.event, sizeof(e.event), "rpm_suspend");
+	snprintf(e.dev, sizeof(e.dev), "%s", devs[0]);
+	if (!devpm_trace_keeps(t, &e))
+		bad |= 4;
+	snprintf(e.dev, sizeof(e.dev), "devpm-x");
+	if (drops_x && devpm_trace_keeps(t, &e))
+		bad |= 8;	/* another device's, let through */
+	snprintf(e.event, sizeof(e.event), "suspend_resume");
+	e.type = DEVPM_EV_OTHER;
+	if (!devpm_trace_keeps(t, &e))
+		bad |= 16;	/* not an rpm event: not filtered */
+	devpm_trace_stop(t);
+	return bad;
+}
+
+/*
+ * Rewriting a filter waits for an RCU grace period (tens of ms under
+ * TCG): a reused instance whose filter names every device of the next
+ * case keeps it, and the trace drops the others' events itself.  A name
+ * that only starts like one of the filter's does not count.
+ */
+TEST(pool_keeps_a_wider_filter)
+{
+	static const char *const xy[] = { "devpm-x", "devpm-y", NULL };
+	static const char *const y[] = { "devpm-y", NULL };
+	static const char *const xy1[] = { "devpm-xy", NULL };
+	static const char *const wide =
+		"name == \"devpm-x\" || name == \"devpm-y\"";
+	char dir[PATH_MAX];
+	const char *tfs;
+	int status, k;
+	pid_t owner;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	owner = fork();
+	ASSERT_LE(0, owner);
+	if (!owner) {
+		devpm_trace_pool_begin();
+		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
+			 (int)getpid());
+		for (k = 0; k < 3; k++) {
+			pid_t c = fork();
+
+			if (!c && k == 0)
+				_exit(filter_case(dir, xy, wide, false));
+			if (!c && k == 1)
+				_exit(filter_case(dir, y, wide, true));
+			if (!c)
+				_exit(filter_case(dir, xy1,
+						  "name == \"devpm-xy\"",
+						  false));
+			if (waitpid(c, &status, 0) == c && WIFEXITED(status) &&
+			    !WEXITSTATUS(status))
+				continue;
+			fprintf(stderr, "filter case %d: failed checks %#x\n",
+				k, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			exit(1 + k);
+		}
+		exit(0);
+	}
+	ASSERT_EQ(owner, waitpid(owner, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
 static bool event_on(const char *dir, const char *ev)
 {
 	char p[PATH_MAX], v[16];
