@@ -9,7 +9,10 @@
  * "sleep" is the part of it that is the kernel's own sleeps in PM
  * transitions, floor_sleep.h), time/floor, and the rule
  * time <= 2 x floor + 1 s; its cases' wait lag (the median of their
- * wait_lag_us_p50, the largest of their wait_lag_us_p99).  Then the run:
+ * wait_lag_us_p50, the largest of their wait_lag_us_p99); how long the
+ * CPUs were busy while it ran (cpu_s, env.json's cpu_busy_ms:<program>
+ * from the runner, lib/runner/cpu_busy.h): time far above floor + cpu is
+ * spent waiting on something the floor does not count.  Then the run:
  * QEMU start to the first test, the runner's probe phase, wall time, the
  * wait lag over all cases, and the time the programs spent outside their
  * cases (their start and exit, the harness between cases: the suites'
@@ -28,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runner/cpu_busy.h"
 #include "runner/json.h"
 #include "runner/stream.h"
 #include "runner/util.h"
@@ -43,6 +47,7 @@ struct prog {
 	double floor_ms;	/* NAN: no case reported one */
 	double sleep_ms;	/* of it, the kernel's own sleeps (NAN: none) */
 	double window_ms;	/* the runner's quiet window, not in ms */
+	double cpu_ms;		/* the CPUs busy meanwhile (NAN: unknown) */
 	double cases_ms;	/* its cases' duration_ms */
 	double *p50;		/* its cases' wait_lag_us_p50 */
 	size_t np50;
@@ -168,6 +173,7 @@ static struct prog *programs(const struct rn_json *sum,
 	const char *suite, *name;
 	struct prog *v = NULL, *p;
 	double ms, window = 0, cms;
+	char key[300];
 	size_t i;
 
 	*n = 0;
@@ -181,6 +187,8 @@ static struct prog *programs(const struct rn_json *sum,
 		p = &v[(*n)++];
 		memset(p, 0, sizeof(*p));
 		snprintf(p->name, sizeof(p->name), "%s/%s", suite, name);
+		snprintf(key, sizeof(key), "%s%s", RN_ENV_CPU_BUSY, p->name);
+		p->cpu_ms = env_num(env, key);
 		p->window_ms = window_of(ps->items[i], env);
 		if (p->window_ms > ms)
 			p->window_ms = ms;
@@ -208,7 +216,7 @@ static struct prog *programs(const struct rn_json *sum,
 		snprintf(p->name, sizeof(p->name), "runner/quiet_window");
 		p->ms = window;
 		p->cases_ms = window;	/* the runner's, not outside a case */
-		p->floor_ms = p->sleep_ms = p->p99 = NAN;
+		p->floor_ms = p->sleep_ms = p->p99 = p->cpu_ms = NAN;
 	}
 	return v;
 }
@@ -331,7 +339,7 @@ int main(int argc, char **argv)
 	double lag50, lag99, limit, outside, outside_all = 0;
 	size_t n, i, j, nall = 0;
 	int npass = 0, nfail = 0, nna = 0, r;
-	char f1[32], f2[32], f3[32], f4[32], f5[32], f6[32];
+	char f1[32], f2[32], f3[32], f4[32], f5[32], f6[32], f7[32];
 	const char *rule, *suites, *accel, *cached;
 
 	if (argc != 2 || argv[1][0] == '-') {
@@ -350,9 +358,9 @@ int main(int argc, char **argv)
 
 	rn_buf_printf(&b, "{\n  \"format\": \"devpm-bench\", \"format_version\": 1,\n  \"run_id\": \"%s\",\n  \"rule\": \"time <= 2 x floor + 1 s\",\n  \"programs\": [\n",
 		      rn_json_str(sum, "run_id") ?: "");
-	printf("  %-24s %8s %8s %8s %6s %8s %5s %10s %10s\n", "program",
+	printf("  %-24s %8s %8s %8s %6s %8s %5s %10s %10s %6s\n", "program",
 	       "time_s", "floor_s", "sleep_s", "ratio", "limit_s", "rule",
-	       "lag_p50_us", "lag_p99_us");
+	       "lag_p50_us", "lag_p99_us", "cpu_s");
 	for (i = 0; i < n; i++) {
 		struct prog *p = &v[i];
 		double ratio = !isnan(p->floor_ms) && p->floor_ms > 0 ?
@@ -373,14 +381,15 @@ int main(int argc, char **argv)
 		lag50 = median(p->p50, p->np50);
 		outside = fmax(p->ms - p->cases_ms, 0);
 		outside_all += outside;
-		printf("  %-24s %8.1f %8s %8s %6s %8s %5s %10s %10s\n",
+		printf("  %-24s %8.1f %8s %8s %6s %8s %5s %10s %10s %6s\n",
 		       p->name, p->ms / 1000,
 		       fmt(f1, sizeof(f1), p->floor_ms / 1000, 1),
 		       fmt(f6, sizeof(f6), p->sleep_ms / 1000, 1),
 		       fmt(f2, sizeof(f2), ratio, 1),
 		       fmt(f3, sizeof(f3), limit, 1), rule,
 		       fmt(f4, sizeof(f4), lag50, 0),
-		       fmt(f5, sizeof(f5), p->p99, 0));
+		       fmt(f5, sizeof(f5), p->p99, 0),
+		       fmt(f7, sizeof(f7), p->cpu_ms / 1000, 1));
 		rn_buf_printf(&b, "    {\"program\": \"%s\", ", p->name);
 		jnum(&b, "time_ms", p->ms, true);
 		jnum(&b, "floor_ms", p->floor_ms, true);
@@ -388,6 +397,7 @@ int main(int argc, char **argv)
 		/* What the summary's duration_ms holds beyond time_ms. */
 		jnum(&b, "quiet_window_ms", p->window_ms > 0 ? p->window_ms :
 			 NAN, true);
+		jnum(&b, "cpu_busy_ms", p->cpu_ms, true);
 		jnum(&b, "ratio", ratio, true);
 		jnum(&b, "limit_ms", isnan(limit) ? NAN : limit * 1000, true);
 		rn_buf_printf(&b, "\"rule\": \"%s\", ", rule);

@@ -9,6 +9,7 @@
 
 #include "kselftest_harness.h"
 #include "test_runner.h"
+#include "cpu_busy.h"
 #include "json.h"
 #include "stream.h"
 
@@ -99,11 +100,12 @@ TEST(rule_floor_and_lag)
 	ASSERT_EQ(0, unit_put(tmp, "summary.json", b.s));
 	rn_buf_free(&b);
 	ASSERT_EQ(0, unit_put(tmp, "env.json",
-			      "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"probe_ms\": \"12.5\", \"probe_cached\": \"3/3\", \"wall_s\": \"60.0\", \"opt_suites\": \"all\", \"quiet_window_bind_ms\": \"1500.0\"}\n"));
+			      "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"probe_ms\": \"12.5\", \"probe_cached\": \"3/3\", \"wall_s\": \"60.0\", \"opt_suites\": \"all\", \"quiet_window_bind_ms\": \"1500.0\", \"" RN_ENV_CPU_BUSY "s/fast\": \"1300\"}\n"));
 
 	EXPECT_EQ(1, bench(tmp, out, sizeof(out))) TH_LOG("%s", out);
-	ASSERT_HAS(out, "s/fast                        3.0      1.5      0.4    2.0      4.0  pass        200       2000");
-	ASSERT_HAS(out, "s/slow                        3.0      1.0      n/a    3.0      3.0  fail        200        500");
+	/* fast's CPUs were busy 1.3 s of its 3 s (env.json); slow's: unknown. */
+	ASSERT_HAS(out, "s/fast                        3.0      1.5      0.4    2.0      4.0  pass        200       2000    1.3\n");
+	ASSERT_HAS(out, "s/slow                        3.0      1.0      n/a    3.0      3.0  fail        200        500    n/a\n");
 	ASSERT_HAS(out, "s/none                       50.0      n/a      n/a    n/a      n/a   n/a        n/a        n/a");
 	/* The window is the runner's: the program is judged on 1.0 s. */
 	ASSERT_HAS(out, "s/quiet                       1.0      0.1      n/a   10.0      1.2  pass        n/a        n/a");
@@ -130,6 +132,9 @@ TEST(rule_floor_and_lag)
 	EXPECT_EQ(1500, v);
 	ASSERT_TRUE(rn_json_num(ps->items[0], "floor_sleep_ms", &v));
 	EXPECT_EQ(400, v);
+	ASSERT_TRUE(rn_json_num(ps->items[0], "cpu_busy_ms", &v));
+	EXPECT_EQ(1300, v);
+	EXPECT_EQ(RN_J_NULL, rn_json_get(ps->items[1], "cpu_busy_ms")->type);
 	ASSERT_TRUE(rn_json_num(ps->items[1], "outside_cases_ms", &v));
 	EXPECT_EQ(501, v);
 	ASSERT_TRUE(rn_json_num(ps->items[4], "outside_cases_ms", &v));

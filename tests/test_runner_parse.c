@@ -6,6 +6,7 @@
  */
 #include "kselftest_harness.h"
 #include "test_runner.h"
+#include "cpu_busy.h"
 
 /* What Linux 6.1's harness and lib/report.c print, stdout and stderr. */
 static const char sample[] =
@@ -311,6 +312,19 @@ TEST(kernel_problem_fails_passing_case)
 	/* Negative control: the next case is untouched. */
 	EXPECT_EQ(RN_PASS, p.cases[1].result);
 	tr_prog_free(&p);
+}
+
+/* /proc/stat's first line: busy is all but idle and iowait. */
+TEST(cpu_busy_from_proc_stat)
+{
+	EXPECT_EQ(171, rn_cpu_busy_ticks("cpu  100 20 30 4000 50 6 7 8 0 0\ncpu0 100 20 30 4000 50 6 7 8 0 0\n"));
+	/* A kernel before guest time (7 fields after steal): the same. */
+	EXPECT_EQ(171, rn_cpu_busy_ticks("cpu  100 20 30 4000 50 6 7 8"));
+	EXPECT_EQ(-1, rn_cpu_busy_ticks("cpu0 100 20 30 4000 50 6 7 8"));
+	EXPECT_EQ(-1, rn_cpu_busy_ticks("cpu  100 20 30"));
+	EXPECT_EQ(-1, rn_cpu_busy_ticks("intr 5"));
+	EXPECT_EQ(-1, rn_cpu_busy_ticks(NULL));
+	EXPECT_LE(0, rn_cpu_busy_ms());
 }
 
 TEST_HARNESS_MAIN

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cpu_busy.h"
 #include "devpm.h"
 #include "env.h"
 #include "kept.h"
@@ -322,6 +323,7 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
 	int timeout = o->timeout_s ? o->timeout_s : p->timeout_s;
 	struct rn_child_end end;
 	uint64_t t0 = rn_mono_us();
+	double busy;
 	off_t mark;
 	size_t i;
 	int r;
@@ -341,8 +343,17 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
 	} else {
 		if (o->test)
 			setenv("DEVPM_TEST_GLOB", rn_glob_case(o->test), 1);
+		busy = rn_cpu_busy_ms();
 		r = rn_child_run(argv, timeout * 1000, &ops, &end);
 		unsetenv("DEVPM_TEST_GLOB");
+		if (busy >= 0 && r >= 0) {
+			double now = rn_cpu_busy_ms();
+
+			if (now >= busy)
+				rn_stream_emit(&rs->st, "ENV " RN_ENV_CPU_BUSY
+					       "%s/%s=%.0f", p->suite, p->name,
+					       now - busy);
+		}
 		if (r < 0) {
 			snprintf(status, sizeof(status), "error:cannot start %s: %s",
 				 p->path, strerror(-r));
