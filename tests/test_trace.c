@@ -401,39 +401,30 @@ static int pool_after_death(const char *dir)
 	return bad;
 }
 
-TEST(pool_instance_kept_across_cases)
+/*
+ * A pool owner, as a program's main process: runs n cases, each a child
+ * exiting with step(dir, k), dir its instance.  Returns 0, 1 + the first
+ * case that failed (its checks' bits on stderr), or -1; *pid the owner's.
+ */
+static int pool_owner_run(int (*step)(const char *dir, int k), int n,
+			  pid_t *pid)
 {
+	const char *tfs = devpm_tracefs();
 	char dir[PATH_MAX];
-	const char *tfs;
-	struct stat st;
 	int status, k;
-	pid_t owner;
+	pid_t owner = fork();
 
-	if (geteuid())
-		SKIP(return, "needs root (tracefs instance)");
-	tfs = devpm_tracefs();
-	if (!tfs[0])
-		SKIP(return, "no tracefs: %s", devpm_error());
-	owner = fork();
-	ASSERT_LE(0, owner);
+	if (owner < 0)
+		return -1;
 	if (!owner) {
 		devpm_trace_pool_begin();
 		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
 			 (int)getpid());
-		/*
-		 * Filtered, unfiltered (old filters gone), filtered again;
-		 * then a case that dies with an extra event on, and one
-		 * that must find it off.
-		 */
-		for (k = 0; k < 5; k++) {
+		for (k = 0; k < n; k++) {
 			pid_t c = fork();
 
-			if (!c && k == 3)
-				_exit(pool_dies(dir));
-			if (!c && k == 4)
-				_exit(pool_after_death(dir));
 			if (!c)
-				_exit(pool_case(dir, k != 1));
+				_exit(step(dir, k));
 			if (waitpid(c, &status, 0) == c && WIFEXITED(status) &&
 			    !WEXITSTATUS(status))
 				continue;
@@ -443,10 +434,38 @@ TEST(pool_instance_kept_across_cases)
 		}
 		exit(0);	/* its atexit removes the pool */
 	}
-	ASSERT_EQ(owner, waitpid(owner, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	/* 1 + the case that failed (its checks' bits on stderr) */
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	*pid = owner;
+	if (waitpid(owner, &status, 0) != owner || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Filtered, unfiltered (old filters gone), filtered again; then a case
+ * that dies with an extra event on, and one that must find it off.
+ */
+static int kept_step(const char *dir, int k)
+{
+	if (k == 3)
+		return pool_dies(dir);
+	if (k == 4)
+		return pool_after_death(dir);
+	return pool_case(dir, k != 1);
+}
+
+TEST(pool_instance_kept_across_cases)
+{
+	char dir[PATH_MAX];
+	const char *tfs;
+	struct stat st;
+	pid_t owner;
+
+	if (geteuid())
+		SKIP(return, "needs root (tracefs instance)");
+	tfs = devpm_tracefs();
+	if (!tfs[0])
+		SKIP(return, "no tracefs: %s", devpm_error());
+	EXPECT_EQ(0, pool_owner_run(kept_step, 5, &owner));
 	snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
 		 (int)owner);
 	EXPECT_NE(0, stat(dir, &st)) {
@@ -496,52 +515,31 @@ static int filter_case(const char *dir, const char *const *devs,
  * case keeps it, and the trace drops the others' events itself.  A name
  * that only starts like one of the filter's does not count.
  */
-TEST(pool_keeps_a_wider_filter)
+/* {x, y}, then {y}: the first filter stays; {xy}: its own. */
+static int filter_step(const char *dir, int k)
 {
 	static const char *const xy[] = { "devpm-x", "devpm-y", NULL };
 	static const char *const y[] = { "devpm-y", NULL };
 	static const char *const xy1[] = { "devpm-xy", NULL };
 	static const char *const wide =
 		"name == \"devpm-x\" || name == \"devpm-y\"";
-	char dir[PATH_MAX];
-	const char *tfs;
-	int status, k;
+
+	if (k == 0)
+		return filter_case(dir, xy, wide, false);
+	if (k == 1)
+		return filter_case(dir, y, wide, true);
+	return filter_case(dir, xy1, "name == \"devpm-xy\"", false);
+}
+
+TEST(pool_keeps_a_wider_filter)
+{
 	pid_t owner;
 
 	if (geteuid())
 		SKIP(return, "needs root (tracefs instance)");
-	tfs = devpm_tracefs();
-	if (!tfs[0])
+	if (!devpm_tracefs()[0])
 		SKIP(return, "no tracefs: %s", devpm_error());
-	owner = fork();
-	ASSERT_LE(0, owner);
-	if (!owner) {
-		devpm_trace_pool_begin();
-		snprintf(dir, sizeof(dir), "%s/instances/devpm-%d-p0", tfs,
-			 (int)getpid());
-		for (k = 0; k < 3; k++) {
-			pid_t c = fork();
-
-			if (!c && k == 0)
-				_exit(filter_case(dir, xy, wide, false));
-			if (!c && k == 1)
-				_exit(filter_case(dir, y, wide, true));
-			if (!c)
-				_exit(filter_case(dir, xy1,
-						  "name == \"devpm-xy\"",
-						  false));
-			if (waitpid(c, &status, 0) == c && WIFEXITED(status) &&
-			    !WEXITSTATUS(status))
-				continue;
-			fprintf(stderr, "filter case %d: failed checks %#x\n",
-				k, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-			exit(1 + k);
-		}
-		exit(0);
-	}
-	ASSERT_EQ(owner, waitpid(owner, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, pool_owner_run(filter_step, 3, &owner));
 }
 
 static bool event_on(const char *dir, const char *ev)
