@@ -202,28 +202,21 @@ static int tfs_write(const char *dir, const char *file, const char *val)
 
 /*
  * Whether filter, one build_filter() wrote (name == "a" || name == "b"),
- * names every device of t.
+ * names every device of t.  The quotes delimit each name: "x" is not
+ * found in "xy".
  */
 static bool filter_covers(const char *filter, const struct devpm_trace *t)
 {
 	char want[sizeof(((struct devpm_event *)0)->dev) + 16];
-	const char *p;
-	size_t i, n;
+	size_t i;
 
 	if (!t->devs || !t->ndevs || strncmp(filter, "name == \"", 9))
 		return false;
-	for (i = 0; i < t->ndevs; i++) {
-		n = (size_t)snprintf(want, sizeof(want), "name == \"%s\"",
-				     t->devs[i]);
-		if (n >= sizeof(want))
+	for (i = 0; i < t->ndevs; i++)
+		if ((size_t)snprintf(want, sizeof(want), "name == \"%s\"",
+				     t->devs[i]) >= sizeof(want) ||
+		    !strstr(filter, want))
 			return false;
-		for (p = strstr(filter, want); p; p = strstr(p + 1, want))
-			if ((p == filter || !strncmp(p - 4, " || ", 4)) &&
-			    (!p[n] || !strncmp(p + n, " || ", 4)))
-				break;
-		if (!p)
-			return false;
-	}
 	return true;
 }
 
