@@ -60,7 +60,7 @@ int devpm_mock_load(bool cpuidle, char *why, size_t len)
 
 	if (why && len)
 		why[0] = '\0';
-	r = devpm_module_load("devpm_mock", cpuidle ? "cpuidle=1" : NULL);
+	r = devpm_module_insert("devpm_mock", cpuidle ? "cpuidle=1" : NULL);
 	if (r == -ENOENT) {
 		if (why && len)
 			snprintf(why, len, "no devpm_mock module (make fixtures KDIR=...): %s",

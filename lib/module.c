@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -141,15 +143,13 @@ static int run_modprobe(const char *module, const char *params)
 			  WTERMSIG(status));
 }
 
-/* /proc/modules, whole (NULL when unreadable). */
-static char *modules_text(void)
+/* A text file, whole, from its open fd (closed); NULL when unreadable. */
+static char *text_of(int fd)
 {
 	size_t len = 0, cap = 16384;
 	char *buf = malloc(cap), *p;
 	ssize_t n;
-	int fd;
 
-	fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || !buf) {
 		if (fd >= 0)
 			close(fd);
@@ -174,6 +174,12 @@ static char *modules_text(void)
 	close(fd);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* /proc/modules, whole (NULL when unreadable). */
+static char *modules_text(void)
+{
+	return text_of(open("/proc/modules", O_RDONLY | O_CLOEXEC));
 }
 
 /* Is name the first word of a line of text? */
@@ -242,6 +248,113 @@ int devpm_journal_loaded_modules(const char *module, const char *before,
 			return r;
 	}
 	return 0;
+}
+
+int devpm_module_dep_plain(const char *dep, const char *name, char *rel,
+			   size_t len)
+{
+	const char *line, *end, *colon, *base, *p;
+	char stem[DEVPM_MODULE_NAME_MAX];
+	size_t n, i;
+
+	for (line = dep; line && *line; line = *end ? end + 1 : NULL) {
+		end = strchrnul(line, '\n');
+		colon = memchr(line, ':', end - line);
+		if (!colon)
+			continue;
+		for (base = colon; base > line && base[-1] != '/'; base--)
+			;
+		/* The module's name: the file's up to ".ko", '-' as '_'. */
+		n = 0;
+		for (p = base; p < colon && *p != '.' && n < sizeof(stem) - 1;
+		     p++)
+			stem[n++] = *p == '-' ? '_' : *p;
+		stem[n] = '\0';
+		if (p == colon || *p != '.' || strcmp(stem, name))
+			continue;
+		/* Compressed, or needing others: modprobe's work. */
+		if (colon - p != 3 || strncmp(p, ".ko", 3))
+			return 0;
+		for (p = colon + 1; p < end; p++)
+			if (*p != ' ' && *p != '\t' && *p != '\r')
+				return 0;
+		/* depmod writes paths relative to its directory. */
+		n = colon - line;
+		if (!n || n >= len || line[0] == '/')
+			return 0;
+		for (i = 0; i < n; i++)
+			if (line[i] == '.' && i + 1 < n && line[i + 1] == '.' &&
+			    (!i || line[i - 1] == '/'))
+				return 0;
+		memcpy(rel, line, n);
+		rel[n] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/* A file root owns and only root may write; closes fd when it is not. */
+static int trusted_fd(int fd)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 022)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * finit_module(2) of module's file when modules.dep lists it as a plain
+ * .ko needing no other: 0 loaded, 1 not such a file here (modprobe it),
+ * -errno with devpm_error() when the kernel refused it.
+ */
+static int insert_plain(const char *name, const char *params)
+{
+	char dir[PATH_MAX], rel[PATH_MAX], *dep;
+	struct utsname u;
+	int dfd, fd, ok;
+
+	if (uname(&u) ||
+	    devpm_fmt(dir, sizeof(dir), "/lib/modules/%s", u.release) < 0)
+		return 1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return 1;
+	dep = text_of(trusted_fd(openat(dfd, "modules.dep",
+					O_RDONLY | O_NOFOLLOW | O_CLOEXEC)));
+	ok = dep && devpm_module_dep_plain(dep, name, rel, sizeof(rel)) == 1;
+	free(dep);
+	fd = ok ? trusted_fd(openat(dfd, rel, O_RDONLY | O_NOFOLLOW |
+					      O_CLOEXEC)) : -1;
+	close(dfd);
+	if (fd < 0)
+		return 1;
+	ok = syscall(SYS_finit_module, fd, params ? params : "", 0) == 0;
+	close(fd);
+	if (!ok)
+		return devpm_fail(errno, "finit_module %s/%s: %s", dir, rel,
+				  strerror(errno));
+	return 0;
+}
+
+int devpm_module_insert(const char *module, const char *params)
+{
+	char name[DEVPM_MODULE_NAME_MAX];
+	int r;
+
+	if (kernel_name(module, name, sizeof(name)))
+		return -EINVAL;
+	if (devpm_module_loaded(name) || devpm_sysfs_root()[0])
+		return devpm_module_load(module, params);
+	r = insert_plain(name, params);
+	if (r == 1)
+		return devpm_module_load(module, params);
+	return r ? r : devpm_journal_undo_module(name);
 }
 
 int devpm_module_load(const char *module, const char *params)

@@ -9,6 +9,7 @@
 #define DEVPM_MODULE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Longest module name devpm handles, with its NUL (MODULE_NAME_LEN). */
 #define DEVPM_MODULE_NAME_MAX 64
@@ -28,6 +29,24 @@ bool devpm_module_loaded(const char *module);
  * nothing is loaded: a module absent from the tree is -ENOENT.
  */
 int devpm_module_load(const char *module, const char *params);
+
+/*
+ * devpm_module_load() for devpm's own modules (fixtures/: no modprobe.d
+ * options are theirs): when modules.dep lists it as a plain .ko that
+ * needs no other module, finit_module(2) loads that file (root's, only
+ * root may write it) without a modprobe process, ~8 ms less a load under
+ * TCG (the fixture loads devpm_mock 32 times a run).  Otherwise, and
+ * under a sysfs root, devpm_module_load().  The unload is journaled.
+ */
+int devpm_module_insert(const char *module, const char *params);
+
+/*
+ * The path of module name ('_' for '-') in a modules.dep text, into rel:
+ * 1 when it is listed as a plain .ko (not compressed) that needs no other
+ * module, its path relative and without "..", shorter than len; else 0.
+ */
+int devpm_module_dep_plain(const char *dep, const char *name, char *rel,
+			   size_t len);
 
 /*
  * Unload a module (delete_module, O_NONBLOCK: never waits for its users);
