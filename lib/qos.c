@@ -513,6 +513,11 @@ static int read_cpu(struct devpm_cpuidle *c, int cpu, int row)
 			return r;
 		c->latency_us[s] = lat;
 		snprintf(p, sizeof(p),
+			 "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/residency",
+			 cpu, s);
+		if (devpm_read_long(p, &c->residency_us[s]) < 0)
+			c->residency_us[s] = 0;
+		snprintf(p, sizeof(p),
 			 "/sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
 			 cpu, s);
 		if (devpm_read_str(p, c->name[s], sizeof(c->name[s])) < 0)

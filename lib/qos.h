@@ -145,6 +145,7 @@ struct devpm_cpuidle {
 	int nstates;				/* of cpu[0] */
 	char name[DEVPM_CPUIDLE_MAX_STATES][32];
 	long latency_us[DEVPM_CPUIDLE_MAX_STATES];
+	long residency_us[DEVPM_CPUIDLE_MAX_STATES];	/* 0: unknown */
 	unsigned long long usage[DEVPM_CPUIDLE_MAX_CPUS]
 				[DEVPM_CPUIDLE_MAX_STATES];
 };
