@@ -280,25 +280,30 @@ static void jnum(struct rn_buf *b, const char *key, double v, bool comma)
 
 /*
  * Where the boot to the first test went: the guest's uptime at /init, at
- * the end of its driver loading, at the runner's start and at its first
- * test (qemu/init, lib/runner/run.c); the rest of the host's figure is
- * QEMU's start before the guest's clock runs.
+ * the end of its driver loading, once the profile's late devices are
+ * there, at the runner's start and at its first test (qemu/init,
+ * lib/runner/run.c); the rest of the host's figure is QEMU's start
+ * before the guest's clock runs.
  */
 static void boot_steps(const struct rn_json *env, double first)
 {
 	double init = env_num(env, "uptime_init_s");
 	double drv = env_num(env, "uptime_drivers_s");
+	double set = env_num(env, "uptime_settled_s");
 	double rs = env_num(env, "uptime_runner_start_s");
 	double ft = env_num(env, "uptime_first_test_s");
-	char a[32], b[32], c[32], d[32], e[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32];
 
 	if (isnan(ft))
 		return;
-	printf("  boot steps: QEMU start to guest clock %s, kernel to /init %s, drivers %s, /init to runner %s, runner to first test %s\n",
+	if (isnan(set))		/* results of an /init before the step */
+		set = drv;
+	printf("  boot steps: QEMU start to guest clock %s, kernel to /init %s, drivers %s, devices settled %s, /init to runner %s, runner to first test %s\n",
 	       fmtu(a, sizeof(a), first - ft, 2, " s"),
 	       fmtu(b, sizeof(b), init, 2, " s"),
 	       fmtu(c, sizeof(c), drv - init, 2, " s"),
-	       fmtu(d, sizeof(d), rs - drv, 2, " s"),
+	       fmtu(f, sizeof(f), set - drv, 2, " s"),
+	       fmtu(d, sizeof(d), rs - set, 2, " s"),
 	       fmtu(e, sizeof(e), ft - rs, 2, " s"));
 }
 
@@ -440,6 +445,7 @@ int main(int argc, char **argv)
 	jnum(&b, "probe_ms", probe, true);
 	jnum(&b, "uptime_init_s", env_num(env, "uptime_init_s"), true);
 	jnum(&b, "uptime_drivers_s", env_num(env, "uptime_drivers_s"), true);
+	jnum(&b, "uptime_settled_s", env_num(env, "uptime_settled_s"), true);
 	jnum(&b, "uptime_runner_start_s",
 	     env_num(env, "uptime_runner_start_s"), true);
 	jnum(&b, "uptime_first_test_s", env_num(env, "uptime_first_test_s"),
