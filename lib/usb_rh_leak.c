@@ -6,9 +6,11 @@
 #include <stdint.h>
 
 #include "baseline.h"
+#include "floor.h"
 #include "kprobe_count.h"
 #include "report.h"
 #include "sysfs.h"
+#include "trace.h"
 #include "usb_rh_leak.h"
 #include "wait.h"
 
@@ -61,6 +63,7 @@ long devpm_rh_leak(const char *hub, int timeout_ms, long *now, long *base)
 	const struct devpm_baseline *b = devpm_baseline();
 	const struct devpm_base_dev *bd;
 	struct rh_usage u;
+	uint64_t t0;
 
 	bd = b ? devpm_baseline_find(b, hub) : NULL;
 	*now = *base = -1;
@@ -69,10 +72,13 @@ long devpm_rh_leak(const char *hub, int timeout_ms, long *now, long *base)
 		      "/sys/bus/usb/devices/%s/power/runtime_usage", hub))
 		return 0;
 	u.base = u.now = bd->usage;
+	t0 = devpm_now_us();
 	if (devpm_poll_until(rh_back, &u, timeout_ms)) {
 		*base = u.base;
 		return 0;	/* back at baseline, or gone */
 	}
+	/* A count that stays up the whole bound proves the leak (floor.h). */
+	devpm_floor_add(t0, (uint64_t)timeout_ms * 1000);
 	*now = u.now;
 	*base = u.base;
 	return u.now - u.base;
