@@ -150,4 +150,38 @@ TEST(rule_floor_and_lag)
 	ASSERT_HAS(out, "cannot read");
 }
 
+/* The boot's steps from the guest's uptimes in env.json. */
+TEST(boot_steps)
+{
+	static const char *const env[] = {
+		"\"uptime_settled_s\": \"3.50\", ",
+		"",	/* results of an /init before the step */
+	};
+	static const char *const want[] = {
+		"boot steps: QEMU start to guest clock 0.70 s, kernel to /init 1.90 s, drivers 1.00 s, devices settled 0.60 s, /init to runner 0.05 s, runner to first test 0.25 s\n",
+		"boot steps: QEMU start to guest clock 0.70 s, kernel to /init 1.90 s, drivers 1.00 s, devices settled 0.00 s, /init to runner 0.65 s, runner to first test 0.25 s\n",
+	};
+	char tmp[PATH_MAX], out[16384], text[1024];
+	struct rn_buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+		rn_buf_add(&b, "{\"run_id\": \"r1\", \"cases\": [\n");
+		add_case(&b, "p", "a", 1000, 1000, -1, -1, -1, false);
+		rn_buf_add(&b, "], \"programs\": [\n");
+		prog(&b, "p", 1000, false);
+		rn_buf_add(&b, "]}\n");
+		ASSERT_EQ(0, unit_put(tmp, "summary.json", b.s));
+		rn_buf_free(&b);
+		snprintf(text, sizeof(text),
+			 "{\"run_id\": \"r1\", \"first_test_s\": \"4.50\", \"uptime_init_s\": \"1.90\", \"uptime_drivers_s\": \"2.90\", %s\"uptime_runner_start_s\": \"3.55\", \"uptime_first_test_s\": \"3.80\"}\n",
+			 env[i]);
+		ASSERT_EQ(0, unit_put(tmp, "env.json", text));
+		EXPECT_EQ(0, bench(tmp, out, sizeof(out))) TH_LOG("%s", out);
+		ASSERT_HAS(out, want[i]);
+		unit_rm_rf(tmp);
+	}
+}
+
 TEST_HARNESS_MAIN
