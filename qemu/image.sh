@@ -231,7 +231,6 @@ build_extra() {
 	rm -rf "$st"
 }
 
-# build_conf RUNDIR: the per-run settings /init sources.
 # build_pad: sets PAD to a part of one file, /.initrd-pad, 256 KiB of
 # zeros, that goes last in the initrd.  With PVH, QEMU puts the initrd at
 # the top of low RAM, ending at 0x3ffd8000 (1 GiB guest), and so over the
@@ -315,6 +314,9 @@ build_pvh() {
 	use_part "$PVH_RAM"
 }
 
+# build_conf RUNDIR: the per-run settings /init sources.  SETTLE keeps
+# its globs for the guest: they are joined on one line, never expanded
+# against the host's /sys.
 build_conf() {
 	local st=$1/stage-conf
 	rm -rf "$st"
@@ -325,7 +327,8 @@ build_conf() {
 		printf 'TEST_GLOB=%q\n' "${TEST:-}"
 		printf 'GUEST_ENV=%q\n' "$GUEST_ENV"
 		printf 'KSFT_ARGS=%q\n' "${KSFT_ARGS:-}"
-		printf 'SETTLE=%q\n' "$(echo ${PROFILE_SETTLE:-})"
+		printf 'SETTLE=%q\n' "$(printf '%s' "${PROFILE_SETTLE:-}" |
+			tr -s ' \t\n' '   ')"
 	} >"$st/etc/devpm/run.conf"
 	cpio_of "$st" "$1/conf.cpio"
 	rm -rf "$st"
