@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,19 +43,24 @@ static bool has_power_dir(const char *kpath)
 	return is_dir(p);
 }
 
-/* Basename of the target of the symlink <kpath>/<link>; "" if none. */
-static void link_base(const char *kpath, const char *link, char *buf,
-		      size_t len)
+/*
+ * Basename of the target of the symlink <kpath>/<link>; "" if none.  By
+ * dfd, kpath's directory, when open (one path walk for the device).
+ */
+static void link_base(int dfd, const char *kpath, const char *link,
+		      char *buf, size_t len)
 {
 	char p[DEVPM_PATH_MAX], real[PATH_MAX], target[PATH_MAX];
 	const char *base;
 	ssize_t n;
 
 	buf[0] = '\0';
-	if (devpm_fmt(p, sizeof(p), "%s/%s", kpath, link) < 0 ||
-	    devpm_real_path(real, sizeof(real), p) < 0)
-		return;
-	n = readlink(real, target, sizeof(target) - 1);
+	n = -1;
+	if (dfd >= 0)
+		n = readlinkat(dfd, link, target, sizeof(target) - 1);
+	else if (!devpm_fmt(p, sizeof(p), "%s/%s", kpath, link) &&
+		 !devpm_real_path(real, sizeof(real), p))
+		n = readlink(real, target, sizeof(target) - 1);
 	if (n <= 0)
 		return;
 	target[n] = '\0';
@@ -145,14 +151,32 @@ static int spec_to_kpath(const char *spec, char *out, size_t len)
 			  spec);
 }
 
-/* Fill path-derived fields of d for the device at kernel path kpath. */
-static int snapshot(struct devpm_dev *d, bool rules_only);
+static int snapshot(struct devpm_dev *d, bool rules_only, int dfd);
 
-static int fill(struct devpm_dev *d, const char *kpath, bool rules_only)
+/* A growing array of kernel paths; sorted: a device's parent is in it. */
+struct paths {
+	char (*p)[DEVPM_PATH_MAX];
+	size_t n, cap;
+	bool sorted;
+};
+
+static int cmp_str(const void *a, const void *b)
 {
-	char up[DEVPM_PATH_MAX], *slash;
+	return strcmp(a, b);
+}
+
+/*
+ * Fill d for the device at kernel path kpath.  known: the walk's sorted
+ * devices (or NULL).  The walk enters every directory above a device it
+ * adds and adds each that has power/, so the nearest ancestor in it is
+ * the parent: no lookup of power/ above.
+ */
+static int fill(struct devpm_dev *d, const char *kpath, bool rules_only,
+		const struct paths *known)
+{
+	char up[DEVPM_PATH_MAX], real[PATH_MAX], *slash;
 	const char *base;
-	int r;
+	int r, dfd = -1;
 
 	memset(d, 0, sizeof(*d));
 	r = devpm_fmt(d->path, sizeof(d->path), "%s", kpath);
@@ -160,8 +184,11 @@ static int fill(struct devpm_dev *d, const char *kpath, bool rules_only)
 		return r;
 	base = strrchr(d->path, '/');
 	copy_str(d->name, sizeof(d->name), base ? base + 1 : d->path);
-	link_base(d->path, "subsystem", d->bus, sizeof(d->bus));
-	link_base(d->path, "driver", d->driver, sizeof(d->driver));
+	/* < 0: each file by its path, as before. */
+	if (!devpm_real_path(real, sizeof(real), d->path))
+		dfd = open(real, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	link_base(dfd, d->path, "subsystem", d->bus, sizeof(d->bus));
+	link_base(dfd, d->path, "driver", d->driver, sizeof(d->driver));
 
 	copy_str(up, sizeof(up), d->path);
 	for (;;) {
@@ -171,12 +198,17 @@ static int fill(struct devpm_dev *d, const char *kpath, bool rules_only)
 		*slash = '\0';
 		if (strncmp(up, DEVICES "/", strlen(DEVICES) + 1))
 			break;
-		if (has_power_dir(up)) {
+		if (known && known->sorted ?
+		    !!bsearch(up, known->p, known->n, sizeof(*known->p),
+			      cmp_str) : has_power_dir(up)) {
 			copy_str(d->parent, sizeof(d->parent), up);
 			break;
 		}
 	}
-	return snapshot(d, rules_only);
+	r = snapshot(d, rules_only, dfd);
+	if (dfd >= 0)
+		close(dfd);
+	return r;
 }
 
 int devpm_dev_open(struct devpm_dev *d, const char *spec)
@@ -199,7 +231,7 @@ int devpm_dev_open(struct devpm_dev *d, const char *spec)
 		return devpm_fail(EINVAL,
 				  "%s is not a device under %s (no uevent or power/)",
 				  spec, DEVICES);
-	return fill(d, dev, false);
+	return fill(d, dev, false, NULL);
 }
 
 /*
@@ -265,8 +297,11 @@ static long wakeup_event_count(const struct devpm_dev *d)
 	return v;
 }
 
-/* rules_only: what devpm_dev_list_rpm() promises, nothing more. */
-static int snapshot(struct devpm_dev *d, bool rules_only)
+/*
+ * rules_only: what devpm_dev_list_rpm() promises, nothing more.  dfd: the
+ * device's directory, or -1.
+ */
+static int snapshot(struct devpm_dev *d, bool rules_only, int dfd)
 {
 	struct devpm_rpm *r = &d->rpm;
 	char buf[32], p[DEVPM_PATH_MAX];
@@ -276,10 +311,14 @@ static int snapshot(struct devpm_dev *d, bool rules_only)
 	memset(r, 0, sizeof(*r));
 	memset(&d->wakeup, 0, sizeof(d->wakeup));
 	d->wakeup.event_count = -1;
-	if (!is_dir(d->path))
-		return devpm_fail(ENOENT, "no device %s", d->path);
-	if (!devpm_fmt(p, sizeof(p), "%s/power", d->path))
+	/* Its power/ opened is proof enough that the device is there. */
+	if (dfd >= 0)
+		pfd = openat(dfd, "power",
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	else if (!devpm_fmt(p, sizeof(p), "%s/power", d->path))
 		pfd = devpm_open_dir(p);	/* < 0: by path, as before */
+	if (pfd < 0 && !is_dir(d->path))
+		return devpm_fail(ENOENT, "no device %s", d->path);
 
 	r->have_control = !pread_str(d, pfd, "control", r->control,
 				     sizeof(r->control));
@@ -301,7 +340,10 @@ static int snapshot(struct devpm_dev *d, bool rules_only)
 		}
 	}
 	if (!devpm_dev_attr(d, "pm_qos_resume_latency_us", p, sizeof(p))) {
-		ret = devpm_read_long_or_na(p, &r->qos_latency_us);
+		ret = pfd >= 0 ?
+			devpm_read_long_or_na_at(pfd, "pm_qos_resume_latency_us",
+						 p, &r->qos_latency_us) :
+			devpm_read_long_or_na(p, &r->qos_latency_us);
 		r->have_qos_latency = ret >= 0;
 		r->qos_latency_na = ret == 1;
 		if (ret == 1)
@@ -329,7 +371,7 @@ static int snapshot(struct devpm_dev *d, bool rules_only)
 
 int devpm_dev_snapshot(struct devpm_dev *d)
 {
-	return snapshot(d, false);
+	return snapshot(d, false, -1);
 }
 
 int devpm_dev_attr(const struct devpm_dev *d, const char *attr, char *buf,
@@ -367,12 +409,6 @@ int devpm_dev_status(const struct devpm_dev *d, char *buf, size_t len)
 	return r;
 }
 
-/* A growing array of kernel paths. */
-struct paths {
-	char (*p)[DEVPM_PATH_MAX];
-	size_t n, cap;
-};
-
 static int paths_add(struct paths *ps, const char *kpath)
 {
 	void *np;
@@ -388,50 +424,95 @@ static int paths_add(struct paths *ps, const char *kpath)
 	return 0;
 }
 
-/*
- * Collect the devices below dir.  all: every device at any depth; else
- * stop at the first device on each branch (the model's direct children).
- * Symlinks are not followed; power/ and wakeup-source directories are not
- * entered.
- */
-static int walk(const char *dir, bool all, int depth, struct paths *ps)
+/* Whether the entry e of the directory dfd is a directory; no symlink. */
+static bool entry_is_dir(int dfd, const struct dirent *e)
 {
-	char real[PATH_MAX], sub[DEVPM_PATH_MAX];
+	struct stat st;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	return !fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISDIR(st.st_mode);
+}
+
+/* Whether <dfd>/<name>/power is a directory (followed, as stat() does). */
+static bool power_at(int dfd, const char *name)
+{
+	char p[NAME_MAX + 8];
+	struct stat st;
+
+	return devpm_fmt(p, sizeof(p), "%s/power", name) == 0 &&
+	       !fstatat(dfd, p, &st, 0) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Collect the devices below dir, open as dfd (closed here).  all: every
+ * device at any depth, each known by the power/ in the listing the walk
+ * reads anyway, *dev saying whether dir is one (a lookup of <sub>/power
+ * in every directory, mostly a miss, made the walk of 441 devices under
+ * TCG 0.21 s instead of 0.11 s).  Else stop at the first device on each
+ * branch (the model's direct children).  Subdirectories are opened
+ * relative to their parent.  Symlinks are not followed; power/ and
+ * wakeup-source directories are not entered.
+ */
+static int walk_at(int dfd, const char *dir, bool all, int depth,
+		   struct paths *ps, bool *dev)
+{
+	char sub[DEVPM_PATH_MAX];
 	struct dirent *e;
 	struct stat st;
-	int r = 0;
+	bool sub_dev;
+	int r = 0, fd;
 	DIR *dp;
 
-	if (depth > MAX_DEPTH)
+	*dev = false;
+	dp = fdopendir(dfd);
+	if (!dp) {
+		close(dfd);
 		return 0;
-	if (devpm_real_path(real, sizeof(real), dir) < 0)
-		return 0;
-	dp = opendir(real);
-	if (!dp)
-		return 0;
+	}
 	while (!r && (e = readdir(dp))) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "power") ||
-		    !strcmp(e->d_name, "wakeup"))
+		if (!strcmp(e->d_name, "power")) {
+			*dev |= e->d_type == DT_DIR ||
+				((e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) &&
+				 !fstatat(dirfd(dp), "power", &st, 0) &&
+				 S_ISDIR(st.st_mode));
 			continue;
-		if (e->d_type == DT_LNK ||
-		    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
-			continue;
-		if (devpm_fmt(sub, sizeof(sub), "%s/%s", dir, e->d_name) < 0)
-			continue;
-		if (e->d_type == DT_UNKNOWN) {
-			if (devpm_real_path(real, sizeof(real), sub) < 0 ||
-			    lstat(real, &st) || !S_ISDIR(st.st_mode))
-				continue;
 		}
-		if (has_power_dir(sub)) {
+		/* Below MAX_DEPTH a directory only says whether it is one. */
+		if (depth > MAX_DEPTH || e->d_name[0] == '.' ||
+		    !strcmp(e->d_name, "wakeup") ||
+		    !entry_is_dir(dirfd(dp), e) ||
+		    devpm_fmt(sub, sizeof(sub), "%s/%s", dir, e->d_name) < 0)
+			continue;
+		if (!all && power_at(dirfd(dp), e->d_name)) {
 			r = paths_add(ps, sub);
-			if (r || !all)
-				continue;
+			continue;
 		}
-		r = walk(sub, all, depth + 1, ps);
+		fd = openat(dirfd(dp), e->d_name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		r = walk_at(fd, sub, all, depth + 1, ps, &sub_dev);
+		if (!r && all && sub_dev)
+			r = paths_add(ps, sub);
 	}
 	closedir(dp);
 	return r;
+}
+
+static int walk(const char *dir, bool all, struct paths *ps)
+{
+	char real[PATH_MAX];
+	bool dev;
+	int fd;
+
+	if (devpm_real_path(real, sizeof(real), dir) < 0)
+		return 0;
+	fd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	return walk_at(fd, dir, all, 0, ps, &dev);
 }
 
 /*
@@ -484,7 +565,7 @@ static int build(struct paths *ps, const char *bus, bool rules_only,
 	if (!out)
 		return devpm_fail(ENOMEM, "out of memory");
 	for (i = 0; i < ps->n; i++) {
-		if (fill(&out[k], ps->p[i], rules_only) < 0)
+		if (fill(&out[k], ps->p[i], rules_only, ps) < 0)
 			continue;	/* went away while we looked */
 		if (bus && strcmp(out[k].bus, bus))
 			continue;
@@ -511,7 +592,10 @@ static int list_of(const char *bus, bool rules_only, struct devpm_dev **list,
 	r = bus ? bus_paths(bus, &ps) : -ENOENT;
 	if (r == -ENOENT) {
 		ps.n = 0;
-		r = walk(DEVICES, true, 0, &ps);
+		r = walk(DEVICES, true, &ps);
+		if (ps.n)
+			qsort(ps.p, ps.n, sizeof(*ps.p), cmp_str);
+		ps.sorted = true;
 	}
 	if (!r)
 		r = build(&ps, bus, rules_only, list, n);
@@ -537,7 +621,7 @@ int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
 
 	*list = NULL;
 	*n = 0;
-	r = walk(d->path, false, 0, &ps);
+	r = walk(d->path, false, &ps);
 	if (!r)
 		r = build(&ps, NULL, false, list, n);
 	free(ps.p);

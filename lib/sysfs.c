@@ -267,6 +267,20 @@ int devpm_read_long_at(int dfd, const char *name, const char *kpath,
 	return parse_long(kpath, buf, val);
 }
 
+int devpm_read_long_or_na_at(int dfd, const char *name, const char *kpath,
+			     long *val)
+{
+	char buf[64];
+	int r;
+
+	r = devpm_read_str_at(dfd, name, kpath, buf, sizeof(buf));
+	if (r)
+		return r;
+	if (!strcmp(buf, "n/a"))
+		return 1;
+	return parse_long(kpath, buf, val);
+}
+
 int devpm_read_long_or_na(const char *kpath, long *val)
 {
 	char buf[64];

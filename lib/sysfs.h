@@ -64,6 +64,8 @@ int devpm_read_str_at(int dfd, const char *name, const char *kpath,
 		      char *buf, size_t len);
 int devpm_read_long_at(int dfd, const char *name, const char *kpath,
 		       long *val);
+int devpm_read_long_or_na_at(int dfd, const char *name, const char *kpath,
+			     long *val);
 /*
  * opendir() of a kernel path.  NULL on failure with errno set (ENOENT: no
  * such directory) and devpm_error() "<path>: <strerror>".

@@ -320,6 +320,15 @@ TEST(list_recorded_tree)
 			       all[i].path, all[i].parent);
 		}
 	}
+	/* The list's parent (its nearest listed ancestor) is a lookup's. */
+	for (i = 0; i < n; i++) {
+		struct devpm_dev one;
+
+		ASSERT_EQ(0, devpm_dev_open(&one, all[i].path));
+		EXPECT_STREQ(one.parent, all[i].parent);
+		EXPECT_STREQ(one.bus, all[i].bus);
+		EXPECT_STREQ(one.driver, all[i].driver);
+	}
 	ASSERT_EQ(0, devpm_dev_list("pci", &pci, &npci));
 	EXPECT_EQ(6, (int)npci);
 	for (i = 0; i < npci; i++)
