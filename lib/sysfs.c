@@ -267,31 +267,27 @@ int devpm_read_long_at(int dfd, const char *name, const char *kpath,
 	return parse_long(kpath, buf, val);
 }
 
+/* A value as devpm_read_long_or_na() reads it: 1 for "n/a". */
+static int parse_long_or_na(const char *kpath, const char *s, long *val)
+{
+	return strcmp(s, "n/a") ? parse_long(kpath, s, val) : 1;
+}
+
 int devpm_read_long_or_na_at(int dfd, const char *name, const char *kpath,
 			     long *val)
 {
 	char buf[64];
-	int r;
+	int r = devpm_read_str_at(dfd, name, kpath, buf, sizeof(buf));
 
-	r = devpm_read_str_at(dfd, name, kpath, buf, sizeof(buf));
-	if (r)
-		return r;
-	if (!strcmp(buf, "n/a"))
-		return 1;
-	return parse_long(kpath, buf, val);
+	return r ? r : parse_long_or_na(kpath, buf, val);
 }
 
 int devpm_read_long_or_na(const char *kpath, long *val)
 {
 	char buf[64];
-	int r;
+	int r = devpm_read_str(kpath, buf, sizeof(buf));
 
-	r = devpm_read_str(kpath, buf, sizeof(buf));
-	if (r)
-		return r;
-	if (!strcmp(buf, "n/a"))
-		return 1;
-	return parse_long(kpath, buf, val);
+	return r ? r : parse_long_or_na(kpath, buf, val);
 }
 
 DIR *devpm_opendir(const char *kpath)

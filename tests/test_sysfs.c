@@ -108,6 +108,7 @@ TEST_F(tree, read_long_parses_and_names_bad_content)
 TEST_F(tree, read_long_or_na)
 {
 	long v = 42;
+	int fd;
 
 	ASSERT_EQ(0, devpm_set_sysfs_root(self->root));
 	ASSERT_EQ(1, devpm_read_long_or_na(DEV "/power/pm_qos_resume_latency_us",
@@ -120,6 +121,21 @@ TEST_F(tree, read_long_or_na)
 	ASSERT_EQ(-EINVAL, devpm_read_long(DEV "/power/pm_qos_resume_latency_us",
 					   &v));
 	ASSERT_EQ(-EINVAL, devpm_read_long_or_na(DEV "/power/garbage", &v));
+	/* The same through the directory's descriptor. */
+	fd = devpm_open_dir(DEV "/power");
+	ASSERT_LE(0, fd);
+	v = 42;
+	EXPECT_EQ(1, devpm_read_long_or_na_at(fd, "pm_qos_resume_latency_us",
+					      DEV "/power/pm_qos_resume_latency_us",
+					      &v));
+	EXPECT_EQ(42, v);
+	EXPECT_EQ(0, devpm_read_long_or_na_at(fd, "autosuspend_delay_ms",
+					      DEV "/power/autosuspend_delay_ms",
+					      &v));
+	EXPECT_EQ(2000, v);
+	EXPECT_EQ(-EINVAL, devpm_read_long_or_na_at(fd, "garbage",
+						    DEV "/power/garbage", &v));
+	close(fd);
 }
 
 TEST_F(tree, missing_file_error_names_path)
