@@ -292,19 +292,25 @@ static void boot_steps(const struct rn_json *env, double first)
 	double set = env_num(env, "uptime_settled_s");
 	double rs = env_num(env, "uptime_runner_start_s");
 	double ft = env_num(env, "uptime_first_test_s");
-	char a[32], b[32], c[32], d[32], e[32], f[32];
+	double bl = env_num(env, "baseline_ms");
+	double passes = env_num(env, "baseline_passes");
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[96] = "";
 
 	if (isnan(ft))
 		return;
 	if (isnan(set))		/* results of an /init before the step */
 		set = drv;
-	printf("  boot steps: QEMU start to guest clock %s, kernel to /init %s, drivers %s, devices settled %s, /init to runner %s, runner to first test %s\n",
+	/* The baseline reads the counts again until a pass changes none. */
+	if (!isnan(bl) && !isnan(passes))
+		snprintf(g, sizeof(g), " (the baseline %.2f s: %.0f %s of the counts after the list)",
+			 bl / 1000, passes, passes == 1 ? "read" : "reads");
+	printf("  boot steps: QEMU start to guest clock %s, kernel to /init %s, drivers %s, devices settled %s, /init to runner %s, runner to first test %s%s\n",
 	       fmtu(a, sizeof(a), first - ft, 2, " s"),
 	       fmtu(b, sizeof(b), init, 2, " s"),
 	       fmtu(c, sizeof(c), drv - init, 2, " s"),
 	       fmtu(f, sizeof(f), set - drv, 2, " s"),
 	       fmtu(d, sizeof(d), rs - set, 2, " s"),
-	       fmtu(e, sizeof(e), ft - rs, 2, " s"));
+	       fmtu(e, sizeof(e), ft - rs, 2, " s"), g);
 }
 
 static const char *rule_of(const struct prog *p)
@@ -450,6 +456,8 @@ int main(int argc, char **argv)
 	     env_num(env, "uptime_runner_start_s"), true);
 	jnum(&b, "uptime_first_test_s", env_num(env, "uptime_first_test_s"),
 	     true);
+	jnum(&b, "baseline_ms", env_num(env, "baseline_ms"), true);
+	jnum(&b, "baseline_passes", env_num(env, "baseline_passes"), true);
 	rn_buf_printf(&b, "\"probe_cached\": \"%s\",\n  ", cached);
 	jnum(&b, "boot_s", boot, true);
 	jnum(&b, "run_s", run, true);

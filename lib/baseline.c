@@ -96,6 +96,7 @@ struct settle {
 	size_t n;
 	long *min;
 	bool changed;
+	unsigned int passes;
 };
 
 static void reread(struct devpm_dev *d, long *min, bool *changed)
@@ -129,6 +130,7 @@ static bool settled(void *arg)
 	size_t i;
 
 	st->changed = false;
+	st->passes++;
 	for (i = 0; i < st->n; i++)
 		reread(&st->list[i], &st->min[i], &st->changed);
 	return !st->changed;
@@ -159,6 +161,7 @@ int devpm_baseline_take(struct devpm_baseline *b)
 		st.min[i] = list[i].rpm.have_usage ? list[i].rpm.usage : 0;
 	st.list = list;
 	st.n = n;
+	st.passes = 0;
 	calm = settled(&st) || devpm_poll_until(settled, &st, SETTLE_MS);
 	for (i = 0; i < n; i++) {
 		if (!calm && list[i].rpm.have_usage)
@@ -167,6 +170,7 @@ int devpm_baseline_take(struct devpm_baseline *b)
 		b->have_usage |= list[i].rpm.have_usage;
 	}
 	b->n = n;
+	b->passes = st.passes;
 	copy(b->source, sizeof(b->source), calm ? "taken at start" :
 	     "taken at start, not settled in 5 s: lowest counts");
 	free(st.min);

@@ -51,6 +51,8 @@ struct devpm_baseline {
 	size_t n;
 	bool have_usage;	/* runtime_usage shown (ADVANCED_DEBUG) */
 	char source[DEVPM_PATH_MAX];	/* the file, or "taken at start" */
+	/* Taken: reads of the counts after the first (1: calm at once). */
+	unsigned int passes;
 };
 
 /*

@@ -154,18 +154,20 @@ TEST(rule_floor_and_lag)
 TEST(boot_steps)
 {
 	static const char *const env[] = {
-		"\"uptime_settled_s\": \"3.50\", ",
+		"\"uptime_settled_s\": \"3.50\", \"baseline_ms\": \"212.5\", \"baseline_passes\": \"3\", ",
 		"",	/* results of an /init before the step */
+		"\"uptime_settled_s\": \"3.50\", \"baseline_ms\": \"180.0\", \"baseline_passes\": \"1\", ",
 	};
 	static const char *const want[] = {
-		"boot steps: QEMU start to guest clock 0.70 s, kernel to /init 1.90 s, drivers 1.00 s, devices settled 0.60 s, /init to runner 0.05 s, runner to first test 0.25 s\n",
+		"boot steps: QEMU start to guest clock 0.70 s, kernel to /init 1.90 s, drivers 1.00 s, devices settled 0.60 s, /init to runner 0.05 s, runner to first test 0.25 s (the baseline 0.21 s: 3 reads of the counts after the list)\n",
 		"boot steps: QEMU start to guest clock 0.70 s, kernel to /init 1.90 s, drivers 1.00 s, devices settled 0.00 s, /init to runner 0.65 s, runner to first test 0.25 s\n",
+		"runner to first test 0.25 s (the baseline 0.18 s: 1 read of the counts after the list)\n",
 	};
 	char tmp[PATH_MAX], out[16384], text[1024];
 	struct rn_buf b = { 0 };
 	size_t i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
 		rn_buf_add(&b, "{\"run_id\": \"r1\", \"cases\": [\n");
 		add_case(&b, "p", "a", 1000, 1000, -1, -1, -1, false);

@@ -48,6 +48,7 @@ FIXTURE_SETUP(tree)
 	tree_device(self->root, TWIN, NULL, NULL, NULL, "unsupported", 0, 0);
 	ASSERT_EQ(0, tree_use(self->root, self->jdir, sizeof(self->jdir)));
 	ASSERT_EQ(0, devpm_baseline_take(&self->b));
+	EXPECT_EQ(1, self->b.passes);	/* a tree that stands still */
 	devpm_verdict_forget();
 }
 
@@ -399,6 +400,7 @@ TEST(recorded_trees_against_themselves)
 		ASSERT_EQ(0, devpm_set_sysfs_root(dir));
 		ASSERT_EQ(0, devpm_baseline_take(&b));
 		EXPECT_LT(10, b.n);
+		EXPECT_EQ(1, b.passes);
 		EXPECT_EQ(0, devpm_verdict_tree(&b, DEVPM_V_ERROR |
 						DEVPM_V_LEAK, NULL, NULL))
 			TH_LOG("%s", trees[i]);

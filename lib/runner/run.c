@@ -38,6 +38,9 @@ struct run_opts {
 	/* The probe phase (--list/--needs of the selected programs). */
 	uint64_t start_us, probe_us;
 	size_t probed, probe_cached;
+	/* The baseline's time and its reads of the counts (baseline.h). */
+	uint64_t baseline_us;
+	unsigned int baseline_passes;
 };
 
 struct run_state {
@@ -485,6 +488,8 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 	rn_stream_emit(s, "ENV probe_ms=%.1f", o->probe_us / 1000.0);
 	rn_stream_emit(s, "ENV probe_cached=%zu/%zu", o->probe_cached,
 		       o->probed);
+	rn_stream_emit(s, "ENV baseline_ms=%.1f", o->baseline_us / 1000.0);
+	rn_stream_emit(s, "ENV baseline_passes=%u", o->baseline_passes);
 	/* CLOCK_MONOTONIC: the time since boot (outside system sleep). */
 	rn_stream_emit(s, "ENV uptime_runner_start_s=%.3f",
 		       o->start_us / 1e6);
@@ -618,7 +623,7 @@ static size_t quiet_order(const struct rn_progspec *p, size_t *sel,
 	return nq;
 }
 
-static int execute(const struct run_opts *o, struct rn_progspec *p,
+static int execute(struct run_opts *o, struct rn_progspec *p,
 		   size_t *sel, size_t nsel)
 {
 	struct run_state rs = { .taint = -1 };
@@ -642,8 +647,11 @@ static int execute(const struct run_opts *o, struct rn_progspec *p,
 	dfd = rn_run_dir(o->output, base, dir, sizeof(dir), id, sizeof(id));
 	if (dfd < 0)
 		return RN_EXIT_USAGE;
+	o->baseline_us = rn_mono_us();
 	if (take_baseline(&bl, dir))
 		return RN_EXIT_USAGE;
+	o->baseline_us = rn_mono_us() - o->baseline_us;
+	o->baseline_passes = bl.passes;
 	snprintf(path, sizeof(path), "%s/stream.log", dir);
 	rs.st.path[0] = path;
 	rs.st.fd[rs.st.nfd] = rn_result_open(dfd, "stream.log");
