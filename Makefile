@@ -56,7 +56,10 @@ SAN_CFLAGS	= $(BASE_CFLAGS) -O1 -fno-omit-frame-pointer \
 		  -fsanitize=address,undefined -fno-sanitize-recover=all \
 		  $(PKG_CFLAGS) -isystem $(KSFT)
 
-LIB_SRC		:= $(sort $(wildcard lib/*.c))
+# libdevpm's layers (docs/architecture.md), lib/runner apart: the CLI.
+LIB_DIRS	:= core state trace rpm judge bus/pci bus/usb bus/scsi bus/i2c \
+		   bus/input sleep qos mock harness
+LIB_SRC		:= $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 RUNNER_SRC	:= $(sort $(wildcard lib/runner/*.c))
 SUITE_SRC	:= $(sort $(wildcard suites/*/*.c))
 UNIT_SRC	:= $(sort $(wildcard tests/*.c))
@@ -68,7 +71,8 @@ SAN_LIB_OBJ	:= $(LIB_SRC:%.c=$(O)/san/%.o)
 SAN_RUNNER_OBJ	:= $(RUNNER_SRC:%.c=$(O)/san/%.o)
 UNIT_BIN	:= $(UNIT_SRC:tests/%.c=$(O)/tests/%)
 
-HDRS		:= $(wildcard lib/*.h lib/runner/*.h tests/*.h suites/*/*.h)
+HDRS		:= $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h) \
+		   lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
 	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 qemu-lost install clean \
@@ -176,8 +180,11 @@ check-unit: $(UNIT_BIN) $(O)/san/devpm all
 	@sh tests/run.sh $(O) $(UNIT_BIN)
 	@bash tests/completion.sh $(abspath $(O))/devpm
 
-lint: $(KTREE_STAMP)
+# checkpatch, then the layering rule (docs/architecture.md) on the
+# sources and the objects, with its planted violations.
+lint: $(KTREE_STAMP) all $(O)/devpm-qemu-agent
 	@sh tests/lint.sh $(CHECKPATCH)
+	@sh tests/layers_test.sh $(O)
 
 # The result files as their consumers read them: junit.xml against the
 # xunit plugin's schema, results.ktap with the kernel's kunit_parser,

@@ -7,7 +7,7 @@
  * it holds, a row "runner/quiet_window" of its own), its floor (the sum
  * of its cases' "-" floor_ms metrics: the kernel delays it must wait out;
  * "sleep" is the part of it that is the kernel's own sleeps in PM
- * transitions, floor_sleep.h), time/floor, and the rule
+ * transitions, least_time_sleeps.h), time/floor, and the rule
  * time <= 2 x floor + 1 s; its cases' wait lag (the median of their
  * wait_lag_us_p50, the largest of their wait_lag_us_p99); how long the
  * CPUs were busy while it ran (cpu_s, env.json's cpu_busy_ms:<program>
@@ -35,6 +35,7 @@
 #include "runner/json.h"
 #include "runner/stream.h"
 #include "runner/util.h"
+
 
 #define RULE_FACTOR 2.0
 #define RULE_SLACK_MS 1000.0

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "test.h"
-#include "mock.h"
+#include "harness/test.h"
+#include "mock/mock.h"
 
 #define CYCLES		20	/* per mode */
 #define BLOCK		5	/* cycles of one mode in a row */

@@ -11,7 +11,7 @@
  *  - console: saved to console.log and echoed (the runner's progress
  *    lines); kernel crash lines are remembered, a panic ends the run;
  *  - results: the runner's record stream, saved to stream.log as it comes;
- *  - agent: the guest's requests (lib/host.h), answered through QMP
+ *  - agent: the guest's requests (lib/core/host.h), answered through QMP
  *    (serve.c, which also wakes a sleeping guest);
  *  - watchdog: a run must start within --boot-timeout, a program must not
  *    stay silent longer than its timeout plus --margin, the whole run
@@ -48,63 +48,7 @@ static const char *const chan_sock[CH_N] = {
 	"console.sock", "results.sock", "agent.sock", "qmp.sock"
 };
 
-static const char *const status_names[] = {
-	"running", "done", "crash", "hang", "error", "interrupted"
-};
-
 static volatile sig_atomic_t interrupted;
-
-uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
-}
-
-static double secs(uint64_t us)
-{
-	return us / 1e6;
-}
-
-void logf_(struct agent *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!a->log)
-		return;
-	fprintf(a->log, "%9.3f ", secs(now_us() - a->t0));
-	va_start(ap, fmt);
-	vfprintf(a->log, fmt, ap);
-	va_end(ap);
-	fputc('\n', a->log);
-	fflush(a->log);
-}
-
-/* Ask QEMU to stop (QMP quit), SIGKILL if it has not after a while. */
-static void stop_qemu(struct agent *a, int after_s)
-{
-	uint64_t at = now_us() + (uint64_t)after_s * 1000000;
-
-	if (!a->stop_at || at < a->stop_at)
-		a->stop_at = at;
-}
-
-void end_run(struct agent *a, enum status st, int after_s, const char *fmt,
-	     ...)
-{
-	va_list ap;
-
-	if (a->status != ST_RUNNING)
-		return;
-	a->status = st;
-	va_start(ap, fmt);
-	vsnprintf(a->why, sizeof(a->why), fmt, ap);
-	va_end(ap);
-	a->t_end = now_us();
-	logf_(a, "end: %s: %s", status_names[st], a->why);
-	stop_qemu(a, after_s);
-}
 
 static int listen_on(const char *path)
 {

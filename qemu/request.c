@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * request.c - the guest's request lines (protocol in lib/host.h) and the
+ * request.c - the guest's request lines (protocol in lib/core/host.h) and the
  * QMP commands they become.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * serve.c - what the agent does for the guest through QMP: its requests
- * (lib/host.h; parsed by request.c), QEMU's events, and the wakes that
+ * (lib/core/host.h; parsed by request.c), QEMU's events, and the wakes that
  * wake.c decides.
  */
 #include <errno.h>

@@ -67,13 +67,17 @@ struct agent {
 	char qemu_msg[512];	/* QEMU's first complaint on stderr */
 };
 
-/* agent.c */
+/* state.c */
+extern const char *const status_names[];	/* by enum status */
 uint64_t now_us(void);
+double secs(uint64_t us);	/* µs as seconds */
 void logf_(struct agent *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Decide how the run ended (first call wins); QEMU stops after_s. */
 void end_run(struct agent *a, enum status st, int after_s, const char *fmt,
 	     ...) __attribute__((format(printf, 4, 5)));
+/* Ask QEMU to stop (QMP quit), SIGKILL if it has not after a while. */
+void stop_qemu(struct agent *a, int after_s);
 
 /* serve.c */
 void on_qmp_event(void *ctx, const char *json);

@@ -33,11 +33,11 @@ command -v perl >/dev/null 2>&1 || { echo "lint.sh: perl not found: apt-get inst
 ignore=PREFER_DEFINED_ATTRIBUTE_MACRO,ARRAY_SIZE,SSCANF_TO_KSTRTO,ENOSYS,VOLATILE
 
 files=$( {
-	find lib -maxdepth 1 -name '*.[ch]'
-	[ -d lib/runner ] && find lib/runner -maxdepth 1 -name '*.[ch]'
+	find lib -name '*.[ch]'
 	[ -d suites ] && find suites -mindepth 2 -maxdepth 2 -name '*.c'
 	[ -d fixtures ] && find fixtures -name '*.[ch]'
 	[ -d bench ] && find bench -name '*.[ch]'
+	[ -d qemu ] && find qemu -name '*.[ch]'
 } | sort)
 [ -n "$files" ] || { echo "lint.sh: no C sources found (run from the top of the tree)" >&2; exit 2; }
 

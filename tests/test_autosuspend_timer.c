@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_autosuspend_timer.c - lib/autosuspend_timer.c: finding the put,
+ * test_autosuspend_timer.c - lib/rpm/autosuspend_timer.c: finding the put,
  * the pm_suspend_timer_fn hrtimer and the suspend in trace text in the
  * 6.1 formats (include/trace/events/rpm.h, timer.h), and the verdict:
  * a kernel that suspends early, arms its timer short or long, or whose
  * suspend comes long after the timer must fail; one whose suspend comes
  * 1.8 ms after the hard expiry (seen under TCG) must pass.
  */
+#include "devpm.h"
+#include "rpm/autosuspend_timer.h"
 #include "kselftest_harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
 
 #define DEV "0000:00:1f.3"
 #define PUT "i2cdetect-90 [000] d..1. 5.000000: rpm_suspend: " DEV \

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_device.c - lib/device.c against the recorded host tree and fake
+ * test_device.c - lib/rpm/device.c against the recorded host tree and fake
  * trees: resolving device specs, snapshots, listing, children.
  */
+#include "devpm.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 #define VBALLOON "/sys/devices/pci0000:00/0000:00:01.0"
 #define VNET "/sys/devices/pci0000:00/0000:00:03.0"

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_diagnose.c - lib/diagnose.c: golden diagnoses of every device in
+ * test_diagnose.c - lib/rpm/diagnose.c: golden diagnoses of every device in
  * the recorded trees (fixtures/sysfs/<tree>.diag; DEVPM_REGEN_GOLDEN=1
  * rewrites them), and one negative control per reason on fake trees.
  */
+#include "devpm.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 #define PCIDEV "/sys/devices/pci0000:00/0000:00:02.0"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_host.c - lib/host.c against a fake agent: a fake sysfs root whose
+ * test_host.c - lib/core/host.c against a fake agent: a fake sysfs root whose
  * /sys/class/virtio-ports/vport9p1 is named org.devpm.agent and whose
  * /dev/vport9p1 is a pty, with a forked child playing the host agent on
  * the master side.
@@ -16,8 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "core/host.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 enum agent_mode { AG_OK, AG_ERR, AG_STALE, AG_SILENT };

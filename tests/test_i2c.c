@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_i2c.c - lib/i2c.c against fake trees: adapters and the controller
+ * test_i2c.c - lib/bus/i2c/i2c.c against fake trees: adapters and the controller
  * that suspends for them, the client new_device makes and the journal
  * removes (also after SIGKILL), EEPROM nvmem lookup, i2c-dev nodes; and
- * lib/devnode.c making a private node on the real system.
+ * lib/rpm/devnode.c making a private node on the real system.
  */
 #include <dirent.h>
 #include <signal.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "bus/i2c/i2c.h"
+#include "rpm/devnode.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define I801 "/sys/devices/pci0000:00/0000:00:1f.3"

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_journal.c - the journal puts every knob back (lib/journal.c): in
+ * test_journal.c - the journal puts every knob back (lib/state/journal.c): in
  * order, oldest value first, on exit, on SIGINT/SIGTERM, after SIGKILL by
  * the next owner; it refuses a second owner and survives a torn journal.
  * Each case owns a journal in its own temp dir and a fake sysfs tree.
  */
 #include <signal.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 #define DEVA "/sys/devices/pci0000:00/0000:00:01.0"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_journal_trust.c - the journal trusts nothing another user could
- * have written (lib/journal.c, issue #12): a journal directory not ours,
+ * have written (lib/state/journal.c, issue #12): a journal directory not ours,
  * symlinks in place of the journal or the lock, records that act outside
  * <root>/sys, a journal of garbage, a second run on the same sysfs root
  * through another journal directory, a dead run's programs still writing,
@@ -12,8 +12,9 @@
 #include <dirent.h>
 #include <signal.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "core/module.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 #define ATTACKER 12345

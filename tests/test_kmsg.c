@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_kmsg.c - kernel splats are recognised, quiet lines are not, new
- * taint flags are named (lib/kmsg.c); records are read from a fake
+ * taint flags are named (lib/core/kmsg.c); records are read from a fake
  * /dev/kmsg (a FIFO) and from the real one.
  */
 #include <time.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 TEST(splats_are_bad)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_mock.c - lib/mock.c against a fake devpm_mock tree: what each call
+ * test_mock.c - lib/mock/mock.c against a fake devpm_mock tree: what each call
  * writes to the control and mock/ files, the journal's undo records (and
  * their restore), the module-not-there answer, the event records, and the
  * refusals: bad ids, out-of-range values, a write the kernel refuses.
  */
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "mock/mock.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define CTL DEVPM_MOCK_CTL

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_module.c - lib/module.c's reading of modules.dep: which module
+ * test_module.c - lib/core/module.c's reading of modules.dep: which module
  * devpm_module_insert() may load by finit_module(2) itself, and which it
  * leaves to modprobe.
  */
+#include "devpm.h"
+#include "core/module.h"
 #include "kselftest_harness.h"
 
 #include <string.h>
 
-#include "devpm.h"
 
 static const char dep[] =
 	"kernel/drivers/usb/core/usbcore.ko: kernel/drivers/usb/common/usb-common.ko\n"

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_needs.c - a test program's needs turn into the right SKIP reason
- * (lib/needs.c), against a fake tree with its own /proc/config.gz.
+ * (lib/harness/needs.c), against a fake tree with its own /proc/config.gz.
  */
 #include <dirent.h>
 #include <zlib.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "core/kconfig.h"
+#include "core/module.h"
+#include "harness/needs.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 #define CONFIG \

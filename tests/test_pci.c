@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_pci.c - lib/pci.c (libpci on a fake sysfs tree: identity, PM
- * capability, PMCSR states), lib/pci_role.c (the three roles and the
- * contradictions of power/ that are failures), lib/subtree.c (allow a
- * subtree through the journal, put it back), lib/vfio.c (eligibility,
+ * test_pci.c - lib/bus/pci/pci.c (libpci on a fake sysfs tree: identity, PM
+ * capability, PMCSR states), lib/bus/pci/pci_role.c (the three roles and the
+ * contradictions of power/ that are failures), lib/rpm/subtree.c (allow a
+ * subtree through the journal, put it back), lib/bus/pci/vfio.c (eligibility,
  * and a bind whose journal undo unbinds and clears driver_override), and
- * lib/pci_set.c (the PCI suite's choice of the devices that take part).
+ * lib/bus/pci/pci_set.c (the PCI suite's choice of the devices that take part).
  */
 #include <fcntl.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "bus/pci/pci.h"
+#include "bus/pci/pci_role.h"
+#include "bus/pci/pci_set.h"
+#include "bus/pci/vfio.h"
+#include "rpm/subtree.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define NIC "/sys/devices/pci0000:00/0000:00:05.0"

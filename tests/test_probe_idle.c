@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_probe_idle.c - lib/probe_idle.c (rule 6) on a fake tree, where the
+ * test_probe_idle.c - lib/judge/probe_idle.c (rule 6) on a fake tree, where the
  * reprobe callback plays the driver core: a driver that let go of its
  * device in probe (the device suspends) passes; one that keeps probe's
  * reference fails naming device, driver, time waited, limit and the hold;
  * a hold the kernel honours (control=on) is not the driver's; a reprobe
  * that fails is an error, not a verdict.
  */
+#include "devpm.h"
+#include "judge/probe_idle.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 #define CTL "/sys/devices/platform/devpm_mock_ctl"
 #define DEV CTL "/devpm_mock.5"

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_qemu_quiet.c - lib/qemu_quiet.c against a fake tree: which PCI
+ * test_qemu_quiet.c - lib/harness/qemu_quiet.c against a fake tree: which PCI
  * devices the runner's quiet window unbinds (journaled, the xHCI's hub
  * ports held first), what a program in the window sees bound, and the
  * return check: a controller left without its driver, or a usb device
  * that did not come back, fails it (the negative controls).
  */
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "harness/qemu_quiet.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define XHCI "/sys/devices/pci0000:00/0000:00:01.0"

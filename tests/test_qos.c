@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_qos.c - lib/qos.c: the QoS trace pairing, the refusal and resume
+ * test_qos.c - lib/qos/qos.c: the QoS trace pairing, the refusal and resume
  * verdicts on trace text in the 6.1 formats (include/trace/events/
  * power.h, rpm.h), cpuidle usage verdicts and the invalid-value check on
  * fake sysfs trees.  Each verdict is shown to fail on the trace or tree a
  * broken kernel (or the mock's planted qos_ignore bug) would leave.
  */
+#include "devpm.h"
+#include "qos/qos.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "qos.h"
-#include "fake_tree.h"
 
 #define DEV "devpm_mock.0"
 

@@ -8,7 +8,7 @@
 #include "test_runner.h"
 #include "cpu_busy.h"
 
-/* What Linux 6.1's harness and lib/report.c print, stdout and stderr. */
+/* What Linux 6.1's harness and lib/judge/subtest.c print, stdout and stderr. */
 static const char sample[] =
 	"TAP version 13\n"
 	"1..3\n"

@@ -7,9 +7,9 @@
  */
 #include <dirent.h>
 
+#include "devpm.h"
 #include "kselftest_harness.h"
 #include "test_runner.h"
-#include "devpm.h"
 #include "json.h"
 #include "ktap.h"
 #include "output.h"

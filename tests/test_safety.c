@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_safety.c - the devices under a mounted filesystem are protected and
- * their knobs refused without --allow-disk (lib/safety.c), on a fake tree
+ * their knobs refused without --allow-disk (lib/core/safety.c), on a fake tree
  * with a fake mountinfo, and on this machine's own root filesystem.
  */
 #include <limits.h>
 #include <sys/sysmacros.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 #define PCI "/sys/devices/pci0000:00"

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_scsi.c - lib/scsi.c against a fake tree: disks with their target,
+ * test_scsi.c - lib/bus/scsi/scsi.c against a fake tree: disks with their target,
  * host, libata port and PCI controller; which disks may get test data
  * (scsi_debug; others only with --allow-disk and nothing on them: no
  * mount, no holder); O_DIRECT-style I/O bounds; journaled PM knobs.
  */
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "bus/scsi/scsi.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define AHCI "/sys/devices/pci0000:00/0000:00:1f.2"

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_scsi_disk_set.c - a disk that dropped out in a phase run on many
- * disks (lib/scsi_disk_set.c) is reported by its own block: a FAIL naming
+ * disks (lib/bus/scsi/scsi_disk_set.c) is reported by its own block: a FAIL naming
  * its block device with the drop's reason, or a SKIP; a disk still on goes
  * on through the block.
  */
+#include "bus/scsi/scsi.h"
+#include "bus/scsi/scsi_disk_set.h"
+#include "judge/block.h"
+#include "judge/subtest.h"
 #include "kselftest_harness.h"
 #include "unit.h"
-#include "scsi_disk_set.h"
 
 static int after;	/* how often code after an ending call ran */
 
-static void one(struct devpm_dev_block *b, void *arg)
+static void one(struct devpm_block *b, void *arg)
 {
 	struct devpm_test_disk *x = arg;
 
@@ -21,7 +24,7 @@ static void one(struct devpm_dev_block *b, void *arg)
 				      2L, 10, 1L);
 		after++;
 	}
-	devpm_dev_pass(b, "%s: still on", x->d->block);
+	devpm_block_pass(b, "%s: still on", x->d->block);
 }
 
 TEST(dropped_disks_end_their_own_block)
@@ -29,7 +32,7 @@ TEST(dropped_disks_end_their_own_block)
 	static struct devpm_scsi_disk d[5];
 	static struct devpm_test_disk x[5];
 	char file[] = "/tmp/devpm-unit-diskset-XXXXXX", out[4096];
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	int fd = mkstemp(file), saved, i, ret;
 
 	close(fd);
@@ -46,10 +49,10 @@ TEST(dropped_disks_end_their_own_block)
 	devpm_test_disk_drop(&x[3], x[3].why);
 	after = 0;
 	saved = unit_capture_begin(1, file);
-	devpm_sub_begin(&s, "case");
+	devpm_subtest_begin(&s, "case");
 	for (i = 0; i < 5; i++)
-		devpm_dev_run(&s, d[i].name, one, &x[i]);
-	ret = devpm_sub_end(&s);
+		devpm_block_run(&s, d[i].name, one, &x[i]);
+	ret = devpm_subtest_end(&s);
 	unit_capture_end(1, saved, file, out, sizeof(out));
 	unlink(file);
 	EXPECT_EQ(1, ret);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_scsi_events.c - runtime-PM transitions and SCSI commands read from
- * trace lines captured in the QEMU guest (Debian 6.1): lib/transition.c and
- * the event side of lib/scsi.c.  Each check has its opposite: an async
+ * trace lines captured in the QEMU guest (Debian 6.1): lib/trace/transition.c and
+ * the event side of lib/bus/scsi/scsi.c.  Each check has its opposite: an async
  * request, a resume of an active device, a re-armed timer and a busy
  * suspend attempt all return 0 and must not count.
  */
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "bus/scsi/scsi.h"
+#include "trace/transition.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define MAXEV 512

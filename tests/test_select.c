@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_select.c - a test program's case selection (lib/test.h): -t GLOB
+ * test_select.c - a test program's case selection (lib/harness/test.h): -t GLOB
  * and DEVPM_TEST_GLOB pick cases through the harness's registration, the
  * harness then runs those alone (its plan counts them alone), and --list
- * prints them in the order they run; DEVPM_SUB_END fails a case in
+ * prints them in the order they run; DEVPM_SUBTEST_END fails a case in
  * whichever field the harness keeps results.  This is itself a devpm
  * test program: its case "selection" runs it again with a selection of
  * its other cases, which pass (sel_fails fails when run so).  It works on
@@ -11,7 +11,7 @@
  * cases run by tests/run.sh too).  Built with KSRC=<a 6.9+ tree> it
  * checks the newer harness (exit_code, its own -t/-l options) too.
  */
-#include "test.h"
+#include "harness/test.h"
 #include "unit.h"
 
 static const struct devpm_test_info info = {
@@ -134,18 +134,18 @@ TEST(sel_beta_two)
 }
 
 /*
- * Run alone by "selection": a device failed, so DEVPM_SUB_END fails the
+ * Run alone by "selection": a device failed, so DEVPM_SUBTEST_END fails the
  * case, whichever field the harness keeps results in.  Otherwise passes.
  */
 TEST(sel_fails)
 {
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 
 	if (!getenv("SELECT_CHILD"))
 		return;
-	devpm_sub_begin(&sub, "sel_fails");
-	devpm_sub_fail(&sub, "dev0", "planted failure");
-	DEVPM_SUB_END(&sub);
+	devpm_subtest_begin(&sub, "sel_fails");
+	devpm_subtest_fail(&sub, "dev0", "planted failure");
+	DEVPM_SUBTEST_END(&sub);
 }
 
 TEST(selection)

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_sleep_trace.c - lib/sleep_trace.c, lib/pm_print_times.c and the
- * pid column of lib/trace.c on a real s2idle cycle and a pm_test=devices
+ * test_sleep_trace.c - lib/trace/sleep_trace.c, lib/trace/pm_print_times.c and the
+ * pid column of lib/trace/trace.c on a real s2idle cycle and a pm_test=devices
  * cycle captured in the QEMU guest (fixtures/trace/qemu-6.1/), with the
  * kernel's pm_print_times lines of the same cycle.  Each check meets its
  * opposite: a reversed order, a planted slow resume, a planted kernel
  * figure, a callback that did not take its delay.
  */
+#include "devpm.h"
+#include "trace/pm_print_times.h"
+#include "trace/sleep_trace.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 #define MAXEV 1024
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_sysfs.c - typed reads and writes, errors that name the path, and the
- * sysfs root redirection (lib/sysfs.c), on a fake tree.
+ * sysfs root redirection (lib/core/sysfs.c), on a fake tree.
  */
 #include <limits.h>
 #include <pthread.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "kselftest_harness.h"
 #include "unit.h"
 
 #define DEV "/sys/devices/pci0000:00/0000:00:1f.2"

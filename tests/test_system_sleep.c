@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_system_sleep.c - lib/system_sleep.c on a fake /sys/power: the
+ * test_system_sleep.c - lib/sleep/system_sleep.c on a fake /sys/power: the
  * pm_test levels, journaled knob writes (pm_test_delay 0 first, put
  * back by the restore), the CONFIG_PM_DEBUG-off message, suspend_stats.
  */
+#include "devpm.h"
+#include "sleep/system_sleep.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 FIXTURE(pw) {
 	char *root;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_trace.c - lib/trace.c: the trace line parser on lines captured from
+ * test_trace.c - lib/trace/trace.c: the trace line parser on lines captured from
  * real kernels (fixtures/trace/), malformed lines, and, as root on a
  * live system, a private instance that sees a PCI config read resume the
  * parent bridge (a read: no PM knob is touched).
  */
+#include "devpm.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 static const char *const line_idle =
 	"            bash-13532   [001] d..1.   963.452762: rpm_idle: 0000:00:00.0 flags-9 cnt-0  dep-0  auto-1 p-0 irq-0 child-0";

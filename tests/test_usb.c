@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_usb.c - lib/usb.c, usb_bus.c, rpm_order.c, input.c and gadget.c
+ * test_usb.c - lib/bus/usb/usb.c, usb_bus.c, rpm_order.c, input.c and gadget.c
  * against a fake tree and captured traces: which entries are USB devices,
  * what blocks autosuspend, what is journaled, what a host controller's
  * probe references explain, the order of hub and child transitions, the
@@ -9,8 +9,13 @@
  */
 #include <linux/input.h>
 
-#include "kselftest_harness.h"
 #include "devpm.h"
+#include "bus/input/input.h"
+#include "bus/usb/gadget.h"
+#include "bus/usb/usb.h"
+#include "bus/usb/usb_bus.h"
+#include "rpm/rpm_order.h"
+#include "kselftest_harness.h"
 #include "fake_tree.h"
 
 #define XHCI "/sys/devices/pci0000:00/0000:00:02.0"
@@ -303,18 +308,18 @@ TEST_F(usb, bus_load_takes_out_what_cannot_suspend)
 
 static int after_still_in;	/* blocks that went on past the check */
 
-static void item_one(struct devpm_dev_block *b, void *arg)
+static void item_one(struct devpm_block *b, void *arg)
 {
 	devpm_usb_item_still_in(b, arg);
 	after_still_in++;
-	devpm_dev_pass(b, "still in");
+	devpm_block_pass(b, "still in");
 }
 
 TEST(item_taken_out_ends_its_block_with_its_reason)
 {
 	struct devpm_usb_item it[3] = { { .ok = true } };
 	char file[] = "/tmp/devpm-unit-usbitem-XXXXXX", out[2048];
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	int fd = mkstemp(file), saved, i;
 
 	close(fd);
@@ -325,10 +330,10 @@ TEST(item_taken_out_ends_its_block_with_its_reason)
 			   "control=on");
 	devpm_usb_item_out(&it[2], false, "no autosuspend in %s", "btusb");
 	saved = unit_capture_begin(1, file);
-	devpm_sub_begin(&s, "case");
+	devpm_subtest_begin(&s, "case");
 	for (i = 0; i < 3; i++)
-		devpm_dev_run(&s, it[i].u.dev.name, item_one, &it[i]);
-	EXPECT_EQ(1, devpm_sub_end(&s));
+		devpm_block_run(&s, it[i].u.dev.name, item_one, &it[i]);
+	EXPECT_EQ(1, devpm_subtest_end(&s));
 	unit_capture_end(1, saved, file, out, sizeof(out));
 	unlink(file);
 	/* Negative control: the item still in goes on and passes. */

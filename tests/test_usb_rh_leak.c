@@ -1,26 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_usb_rh_leak.c - lib/usb_rh_leak.c: a root hub's leak is the
+ * test_usb_rh_leak.c - lib/bus/usb/usb_rh_leak.c: a root hub's leak is the
  * kernel's xhci_reset() one only with the reinit seen and exactly as many
  * port resumes left open; the usage against a recorded baseline.
  */
+#include "devpm.h"
+#include "bus/usb/usb_rh_leak.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <stdlib.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 TEST(explained_only_by_matching_counts)
 {
-	EXPECT_TRUE(devpm_rh_leak_explained(1, 1, true));
-	EXPECT_TRUE(devpm_rh_leak_explained(2, 2, true));
+	EXPECT_TRUE(devpm_usb_rh_leak_explained(1, 1, true));
+	EXPECT_TRUE(devpm_usb_rh_leak_explained(2, 2, true));
 	/* Negative controls: every other combination stays a leak. */
-	EXPECT_FALSE(devpm_rh_leak_explained(1, 1, false));	/* no reinit */
-	EXPECT_FALSE(devpm_rh_leak_explained(1, 0, true));	/* ends balanced */
-	EXPECT_FALSE(devpm_rh_leak_explained(2, 1, true));	/* one more */
-	EXPECT_FALSE(devpm_rh_leak_explained(1, -1, true));	/* not counted */
-	EXPECT_FALSE(devpm_rh_leak_explained(0, 0, true));	/* no leak */
+	EXPECT_FALSE(devpm_usb_rh_leak_explained(1, 1, false));	/* no reinit */
+	EXPECT_FALSE(devpm_usb_rh_leak_explained(1, 0, true));	/* ends balanced */
+	EXPECT_FALSE(devpm_usb_rh_leak_explained(2, 1, true));	/* one more */
+	EXPECT_FALSE(devpm_usb_rh_leak_explained(1, -1, true));	/* not counted */
+	EXPECT_FALSE(devpm_usb_rh_leak_explained(0, 0, true));	/* no leak */
 }
 
 FIXTURE(rh) {
@@ -52,24 +53,24 @@ TEST_F(rh, usage_against_baseline)
 {
 	long now, base;
 
-	EXPECT_EQ(0, devpm_rh_leak("usb1", 200, &now, &base));
+	EXPECT_EQ(0, devpm_usb_rh_leak("usb1", 200, &now, &base));
 	EXPECT_EQ(0, base);
 	tree_put(self->root, "/sys/devices/pci0000:00/0000:00:01.0/usb1/power/runtime_usage", "1");
-	EXPECT_EQ(1, devpm_rh_leak("usb1", 200, &now, &base));
+	EXPECT_EQ(1, devpm_usb_rh_leak("usb1", 200, &now, &base));
 	EXPECT_EQ(1, now);
-	EXPECT_EQ(0, devpm_rh_leak("usb9", 200, &now, &base));	/* unknown */
+	EXPECT_EQ(0, devpm_usb_rh_leak("usb9", 200, &now, &base));	/* unknown */
 }
 
 TEST(watch_without_pmu_explains_nothing)
 {
-	struct devpm_rh_watch w;
+	struct devpm_usb_rh_watch w;
 	char jdir[UNIT_PATH_MAX];
 	char *root = tree_new();
 
 	ASSERT_EQ(0, tree_use(root, jdir, sizeof(jdir)));
-	devpm_rh_watch_start(&w);	/* a recorded tree: no live kernel */
-	EXPECT_EQ(-1, devpm_rh_watch_open(&w));
-	devpm_rh_watch_stop(&w);
+	devpm_usb_rh_watch_start(&w);	/* a recorded tree: no live kernel */
+	EXPECT_EQ(-1, devpm_usb_rh_watch_open(&w));
+	devpm_usb_rh_watch_stop(&w);
 	tree_unuse(root);
 }
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_verdict.c - lib/baseline.c and lib/verdict.c on fake and recorded
+ * test_verdict.c - lib/judge/baseline.c and lib/judge/verdict.c on fake and recorded
  * trees: the baseline file round-trips and refuses files it must not
  * trust; each verdict rule fails the device it should (naming device,
  * driver and counts) and, as its negative control, passes the same device
  * when nothing is wrong.
  */
+#include "devpm.h"
+#include "judge/usage_cycle.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <sys/wait.h>
 
@@ -15,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 #define PCI0 "/sys/devices/pci0000:00"
 #define GOOD PCI0 "/0000:00:02.0"	/* suspended, control auto */
@@ -357,27 +358,27 @@ TEST_F(tree, other_driver_not_compared)
 /* Rule 4: control cycles balance, and a drift names its cycle. */
 TEST_F(tree, control_cycles)
 {
-	struct devpm_cycle c;
+	struct devpm_usage_cycle c;
 	struct devpm_dev d;
 
 	ASSERT_EQ(0, devpm_journal_open_owner(self->jdir));
 	ASSERT_NE(NULL, devpm_baseline());
 	ASSERT_EQ(0, devpm_dev_open(&d, GOOD));
-	EXPECT_EQ(0, devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c))
+	EXPECT_EQ(0, devpm_usage_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c))
 		TH_LOG("%s", c.why);
 	EXPECT_EQ(DEVPM_CYCLES_MIN, c.done);
 	EXPECT_EQ(0, c.drift);
 	EXPECT_STREQ("runtime_usage", c.usage_src);
 	/* Its runtime_resume took a reference it never drops. */
 	tree_put(self->root, GOOD "/power/runtime_usage", "1");
-	EXPECT_EQ(1, devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c));
+	EXPECT_EQ(1, devpm_usage_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c));
 	EXPECT_EQ(1, c.drift);
 	EXPECT_STREQ("cycle 1 of 10: usage count 1 (runtime_usage, control=on's not counted) after suspending again, baseline 0",
 		     c.why);
 	/* It never suspends again: the cycle and the diagnosis. */
 	tree_put(self->root, GOOD "/power/runtime_usage", "0");
 	tree_put(self->root, GOOD "/power/runtime_status", "active");
-	EXPECT_EQ(1, devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c));
+	EXPECT_EQ(1, devpm_usage_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 50, &c));
 	EXPECT_EQ(1, c.drift);
 	EXPECT_NE(NULL, strstr(c.why, "cycle 1 of 10: not suspended 50 ms after control=auto"))
 		TH_LOG("%s", c.why);

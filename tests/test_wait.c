@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_wait.c - lib/wait.c in its polling mode, on a fake tree where a
+ * test_wait.c - lib/rpm/wait.c in its polling mode, on a fake tree where a
  * thread plays the kernel: it flips runtime_status after a delay (or never).
  */
+#include "devpm.h"
 #include "kselftest_harness.h"
+#include "fake_tree.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,8 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "devpm.h"
-#include "fake_tree.h"
 
 #define DEV "/sys/devices/pci0000:00/0000:00:02.0"
 

@@ -8,9 +8,9 @@
  */
 #include <sys/stat.h>
 
+#include "devpm.h"
 #include "kselftest_harness.h"
 #include "test_runner.h"
-#include "devpm.h"
 #include "util.h"
 
 FIXTURE(wf) {

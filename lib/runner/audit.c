@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sysfs.h"
+#include "rpm/device.h"
+#include "rpm/diagnose.h"
 #include "cli.h"
-#include "devpm.h"
 #include "output.h"
 
 static const char *or_dash(const char *s)

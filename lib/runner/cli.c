@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/cli.h"
 #include "cli.h"
 #include "util.h"
 

@@ -8,7 +8,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "devpm.h"
+#include "runner/env.h"
+#include "core/sysfs.h"
+#include "core/version.h"
 #include "env.h"
 
 uint64_t rn_fnv1a64(const void *data, size_t len, uint64_t h)

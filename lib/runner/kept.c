@@ -4,7 +4,11 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "devpm.h"
+#include "runner/kept.h"
+#include "core/safety.h"
+#include "core/sysfs.h"
+#include "trace/least_time_sleeps.h"
+#include "trace/trace.h"
 #include "kept.h"
 
 static struct devpm_trace *rpm;
@@ -14,13 +18,13 @@ static bool making;
 static void *make(void *arg)
 {
 	(void)arg;
-	devpm_floor_sleep_share();
+	devpm_least_time_sleeps_share();
 	/*
 	 * One instance for the floor's windows and the verdict's errors
 	 * (the windows' events have every rpm_return_int): each costs
 	 * ~0.2 s to make under TCG, a directory per kernel event.
 	 */
-	rpm = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, devpm_floor_sleep_events);
+	rpm = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, devpm_least_time_sleeps_events);
 	return NULL;
 }
 
@@ -45,7 +49,7 @@ void rn_kept_ready(void)
 	if (making)
 		pthread_join(thread, NULL);
 	making = false;
-	devpm_floor_sleep_share_ready();
+	devpm_least_time_sleeps_share_ready();
 }
 
 void rn_kept_end(void)
@@ -53,7 +57,7 @@ void rn_kept_end(void)
 	if (making)
 		pthread_join(thread, NULL);
 	making = false;
-	devpm_floor_sleep_unshare();
+	devpm_least_time_sleeps_unshare();
 	devpm_trace_stop(rpm);
 	rpm = NULL;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kept.h - what the runner makes once and keeps for every program it
- * starts: the floor's sleep probes (floor_sleep.h) and a trace of every
+ * starts: the floor's sleep probes (least_time_sleeps.h) and a trace of every
  * device's runtime-PM calls, DEVPM_TRACE_RPM_KEPT (trace.h), which the
  * floor's windows and the verdict's error watch read.  Each program would
  * otherwise make its own, and turning a tracepoint or a kprobe on or off

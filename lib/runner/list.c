@@ -83,7 +83,7 @@ int rn_cmd_list(int argc, char **argv)
 	if (!code)
 		rn_discover(dir, &p, &n);
 	if (!code && write_cache) {
-		r = rn_probe_cache_write(dir, p, n);
+		r = rn_probe_cache_write(dir, p, n, rn_query_raw);
 		if (r < 0)
 			code = rn_usage_error("cannot write %s/%s: %s; give a writable suites directory (DEVPM_SUITES_DIR)",
 					      dir, RN_PROBE_CACHE_FILE,

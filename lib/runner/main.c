@@ -10,8 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/sysfs.h"
+#include "core/version.h"
+#include "harness/test.h"
 #include "cli.h"
-#include "devpm.h"
 #include "util.h"
 
 static const char usage_text[] =

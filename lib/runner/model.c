@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/model.h"
 #include "model.h"
 #include "util.h"
 

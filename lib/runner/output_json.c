@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
+#include "core/version.h"
 #include "output.h"
 
 void rn_json_escape(struct rn_buf *b, const char *s)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
+#include "core/version.h"
 #include "output.h"
 
 static void ind(struct rn_buf *b, int level)

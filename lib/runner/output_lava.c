@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "devpm.h"
+#include "core/version.h"
 #include "output.h"
 
 static void name_part(struct rn_buf *b, const char *s)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/parse.h"
 #include "parse.h"
 #include "util.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * parse.h - a test program's output (kselftest harness KTAP plus the
- * nested device lines and "# METRIC" lines of lib/report.c) into the model.
+ * nested device lines and "# METRIC" lines of lib/judge/subtest.c) into the model.
  *
  * Lines are fed one at a time, as they arrive; rn_parse_end() closes the
  * program with how it ended, which decides the fate of a case still open.

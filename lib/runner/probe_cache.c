@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runner/probe_cache.h"
 #include "probe_cache.h"
 
 /*
@@ -191,7 +192,9 @@ static void add_lines(struct rn_buf *b, char tag, const char *text)
 	}
 }
 
-int rn_probe_cache_write(const char *dir, struct rn_progspec *p, size_t n)
+int rn_probe_cache_write(const char *dir, struct rn_progspec *p, size_t n,
+			 char *(*query)(struct rn_progspec *p,
+					const char *opt, char **error))
 {
 	struct rn_buf b = { 0 };
 	char path[PATH_MAX], *list, *needs, *err;
@@ -205,9 +208,9 @@ int rn_probe_cache_write(const char *dir, struct rn_progspec *p, size_t n)
 	for (i = 0; i < n; i++) {
 		if (rn_probe_hash(p[i].path, &size, &hash) < 0)
 			continue;
-		list = rn_query_raw(&p[i], "--list", &err);
+		list = query(&p[i], "--list", &err);
 		free(err);
-		needs = list ? rn_query_raw(&p[i], "--needs", &err) : NULL;
+		needs = list ? query(&p[i], "--needs", &err) : NULL;
 		if (list && !needs)
 			free(err);
 		if (list && needs) {

@@ -43,9 +43,12 @@ char *rn_probe_cache_get(struct rn_progspec *p, const char *opt);
 int rn_probe_hash(const char *path, uint64_t *size, uint64_t *hash);
 
 /*
- * Ask every program and write dir's cache (atomically).  Returns the
- * number of programs recorded, or -errno.
+ * Ask every program with query (suites.h: rn_query_raw(), its own answer
+ * to opt, malloc'd, or NULL with *error malloc'd) and write dir's cache
+ * (atomically).  Returns the number of programs recorded, or -errno.
  */
-int rn_probe_cache_write(const char *dir, struct rn_progspec *p, size_t n);
+int rn_probe_cache_write(const char *dir, struct rn_progspec *p, size_t n,
+			 char *(*query)(struct rn_progspec *p,
+					const char *opt, char **error));
 
 #endif

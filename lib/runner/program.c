@@ -28,7 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "devpm.h"
+#include "runner/program.h"
+#include "core/sysfs.h"
+#include "state/journal.h"
 #include "program.h"
 
 #define LINE_MAX_LEN 8192

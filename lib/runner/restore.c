@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sysfs.h"
+#include "state/journal.h"
 #include "cli.h"
-#include "devpm.h"
 #include "util.h"
 
 int rn_cmd_restore(int argc, char **argv)

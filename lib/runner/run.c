@@ -15,9 +15,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/host.h"
+#include "core/kmsg.h"
+#include "core/safety.h"
+#include "core/sysfs.h"
+#include "harness/qemu_quiet.h"
+#include "harness/qemu_xhci.h"
+#include "judge/baseline.h"
+#include "judge/verdict.h"
+#include "state/journal.h"
+#include "trace/trace.h"
 #include "cli.h"
 #include "cpu_busy.h"
-#include "devpm.h"
 #include "env.h"
 #include "kept.h"
 #include "output.h"
@@ -278,7 +287,7 @@ static void quiet_open(struct run_state *rs, size_t nprogs)
 			       devpm_error());
 	} else {
 		setenv(DEVPM_QEMU_QUIET_ENV, "1", 1);
-		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_UNBOUND "%s for this program and the next %zu in %.0f ms (lib/qemu_quiet.h)",
+		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_UNBOUND "%s for this program and the next %zu in %.0f ms (lib/harness/qemu_quiet.h)",
 			       b.s ? b.s : "nothing", nprogs - 1,
 			       (rn_mono_us() - t0) / 1000.0);
 	}

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kmsg.h"
+#include "runner/stream.h"
+#include "core/kmsg.h"
 #include "parse.h"
 #include "stream.h"
 #include "util.h"

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runner/suites.h"
 #include "probe_cache.h"
 #include "program.h"
 #include "suites.h"

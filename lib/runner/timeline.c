@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/timeline.h"
 #include "output.h"
 #include "timeline.h"
 

@@ -7,7 +7,8 @@
  * re-check (baseline/final_recheck) must fail naming devpm_mock.4.
  * Only `make qemu-planted` boots this program.
  */
-#include "test.h"
+#include "harness/test.h"
+#include "mock/mock.h"
 
 #define LEAKY 4
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rules.c - negative controls of the verdict rules (lib/verdict.c) in the
+ * rules.c - negative controls of the verdict rules (lib/judge/verdict.c) in the
  * guest: devpm_mock devices made before `devpm run` took its baseline
  * (qemu/init, DEVPM_QEMU_PLANTED=1) get one planted bug each, and the
  * generic cases must fail exactly the buggy ones, naming them:
@@ -16,7 +16,10 @@
  *
  * Only `make qemu-planted` boots this program (qemu/run.sh --planted).
  */
-#include "test.h"
+#include "harness/test.h"
+#include "judge/probe_idle.h"
+#include "judge/usage_cycle.h"
+#include "mock/mock.h"
 
 #define NMOCK 4
 /* Rule 6's planted bug: probe's reference dropped 3 s after the limit. */
@@ -70,23 +73,23 @@ FIXTURE_TEARDOWN(planted)
 TEST_F(planted, idle_devices_suspend)
 {
 	struct devpm_wait_result w;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	struct devpm_dev d;
 	int i;
 
-	devpm_sub_begin(&s, "idle_devices_suspend");
+	devpm_subtest_begin(&s, "idle_devices_suspend");
 	for (i = 0; i < NMOCK; i++) {
 		if (devpm_mock_dev(i, &d) < 0) {
-			devpm_sub_fail(&s, "devpm_mock", "devpm_mock.%d: %s", i,
+			devpm_subtest_fail(&s, "devpm_mock", "devpm_mock.%d: %s", i,
 				       devpm_error());
 			continue;
 		}
 		if (devpm_wait_status_why(&d, NULL, "suspended", 2000, &w))
-			devpm_sub_fail(&s, d.name, "%s", w.why);
+			devpm_subtest_fail(&s, d.name, "%s", w.why);
 		else
-			devpm_sub_pass(&s, d.name, "suspended");
+			devpm_subtest_pass(&s, d.name, "suspended");
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 struct probe_arg {
@@ -99,14 +102,14 @@ static int reprobe_mock(void *arg)
 	return devpm_mock_reprobe(*(const int *)arg);
 }
 
-static void probe_one(struct devpm_dev_block *b, void *arg)
+static void probe_one(struct devpm_block *b, void *arg)
 {
 	struct probe_arg *p = arg;
 	struct devpm_probe_idle res;
 
 	if (devpm_probe_idle(&p->d, reprobe_mock, &p->id, &res))
-		devpm_dev_abort(b, "%s", res.why);
-	devpm_dev_pass(b, "suspended %llu ms after its probe returned (limit %d ms)",
+		devpm_block_abort(b, "%s", res.why);
+	devpm_block_pass(b, "suspended %llu ms after its probe returned (limit %d ms)",
 		       res.waited_ms, res.limit_ms);
 }
 
@@ -123,53 +126,53 @@ TEST_F(planted, suspends_after_probe)
 		.probe_ref_ms = LATE_MS,
 	};
 	struct probe_arg p;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t i;
 
-	devpm_sub_begin(&s, "suspends_after_probe");
+	devpm_subtest_begin(&s, "suspends_after_probe");
 	if (devpm_mock_create(LATE_MOCK, &late))
-		devpm_sub_fail(&s, "devpm_mock", "devpm_mock.%d: %s",
+		devpm_subtest_fail(&s, "devpm_mock", "devpm_mock.%d: %s",
 			       LATE_MOCK, devpm_error());
 	else
 		self->late_made = true;
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		p.id = ids[i];
 		if (devpm_mock_dev(p.id, &p.d) < 0) {
-			devpm_sub_fail(&s, "devpm_mock", "devpm_mock.%d: %s",
+			devpm_subtest_fail(&s, "devpm_mock", "devpm_mock.%d: %s",
 				       p.id, devpm_error());
 			continue;
 		}
-		devpm_dev_run(&s, p.d.name, probe_one, &p);
+		devpm_block_run(&s, p.d.name, probe_one, &p);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* Each device with its bug, cycled by control (rule 4). */
 TEST_F(planted, usage_balanced_after_cycles)
 {
-	struct devpm_cycle c;
-	struct devpm_sub s;
+	struct devpm_usage_cycle c;
+	struct devpm_subtest s;
 	struct devpm_dev d;
 	int i, r;
 
-	devpm_sub_begin(&s, "usage_balanced_after_cycles");
+	devpm_subtest_begin(&s, "usage_balanced_after_cycles");
 	for (i = 0; i < NMOCK; i++) {
 		if (devpm_mock_dev(i, &d) < 0 || devpm_mock_bug(i, bugs[i])) {
-			devpm_sub_fail(&s, "devpm_mock", "devpm_mock.%d: %s", i,
+			devpm_subtest_fail(&s, "devpm_mock", "devpm_mock.%d: %s", i,
 				       devpm_error());
 			continue;
 		}
-		r = devpm_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 2000, &c);
+		r = devpm_usage_cycle_control(&d, NULL, DEVPM_CYCLES_MIN, 2000, &c);
 		if (r)
-			devpm_sub_fail(&s, d.name, "%s (driver %s)",
+			devpm_subtest_fail(&s, d.name, "%s (driver %s)",
 				       c.why[0] ? c.why : devpm_error(),
 				       d.driver);
 		else
-			devpm_sub_pass(&s, d.name,
+			devpm_subtest_pass(&s, d.name,
 				       "%d control cycles, usage %ld as at baseline",
 				       c.done, c.usage);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

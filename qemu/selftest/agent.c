@@ -12,8 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "test.h"
-#include "input.h"
+#include "harness/test.h"
+#include "bus/input/input.h"
+#include "core/host.h"
 
 static const struct devpm_test_info info = {
 	.suite = "selftest",

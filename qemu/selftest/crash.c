@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "core/host.h"
 
 static const struct devpm_test_info info = {
 	.suite = "selftest",

@@ -16,8 +16,10 @@
  * (kernel/power/suspend.c) resume what was suspended; pm_suspend() counts
  * fail; dpm_save_failed_dev() / dpm_save_failed_step() record the rest.
  */
-#include "test.h"
-#include "mock.h"
+#include "harness/test.h"
+#include "mock/mock.h"
+#include "sleep/system_sleep.h"
+#include "trace/sleep_trace.h"
 #include "async_suite.h"
 
 #define ERR		(-EIO)
@@ -136,7 +138,7 @@ static void cycle_free(void *arg)
  * that does not hold, as an XFAIL SKIP when only a known kernel deviation
  * is left (the message says which).
  */
-static void step_one(struct devpm_dev_block *b, void *arg)
+static void step_one(struct devpm_block *b, void *arg)
 {
 	struct step_ctx *x = arg;
 	struct _test_data_err *self = x->self;
@@ -151,17 +153,17 @@ static void step_one(struct devpm_dev_block *b, void *arg)
 	snprintf(dev, sizeof(dev), "devpm_mock.%d", BAD(s));
 	for (i = 0; i < NDEV; i++)
 		if (devpm_mock_reset_counts(i))
-			devpm_dev_abort(b, "%s: %s", st, devpm_error());
+			devpm_block_abort(b, "%s: %s", st, devpm_error());
 	if (devpm_mock_set_cb(BAD(s), steps[s].cb, 0, ERR))
-		devpm_dev_abort(b, "%s: %s", st, devpm_error());
-	devpm_dev_defer(b, undo_fail, x);
+		devpm_block_abort(b, "%s: %s", st, devpm_error());
+	devpm_block_defer(b, undo_fail, x);
 	if (devpm_suspend_stats_read(&bs))
-		devpm_dev_abort(b, "%s: %s", st, devpm_error());
-	devpm_dev_defer(b, cycle_free, &self->c);
+		devpm_block_abort(b, "%s: %s", st, devpm_error());
+	devpm_block_defer(b, cycle_free, &self->c);
 	r = devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c);
 	undo_fail(x);
 	if (devpm_suspend_stats_read(&a))
-		devpm_dev_abort(b, "%s: %s", st, devpm_error());
+		devpm_block_abort(b, "%s: %s", st, devpm_error());
 	devpm_note("%s fails %s: state write %s after %llu ms; suspend_stats fail %ld -> %ld, failed_%s %ld -> %ld, last_failed_dev '%s', last_failed_step '%s', last_failed_errno %ld",
 		   dev, st, ret ? strerror(-ret) : "succeeded",
 		   (unsigned long long)wall / 1000, bs.fail, a.fail,
@@ -175,25 +177,25 @@ static void step_one(struct devpm_dev_block *b, void *arg)
 		devpm_sleep_timeline_print(&self->c, cyc);
 	}
 	if (ret != ERR)
-		devpm_dev_abort(b, "%s: the transition returned %d, want %d (the callback's error): not aborted",
+		devpm_block_abort(b, "%s: the transition returned %d, want %d (the callback's error): not aborted",
 				st, ret, ERR);
 	cb = r ? NULL : devpm_sleep_cb(&self->c, steps[s].ph, dev);
 	if (!cb || cb->err != ERR)
-		devpm_dev_abort(b, "%s: the trace shows %s %s %s%d, want err=%d",
+		devpm_block_abort(b, "%s: the trace shows %s %s %s%d, want err=%d",
 				st, dev, st, cb ? "err=" : "no callback ",
 				cb ? cb->err : 0, ERR);
 	if (counters(s, why, sizeof(why)))
-		devpm_dev_abort(b, "%s: %s", st, why);
+		devpm_block_abort(b, "%s: %s", st, why);
 	if (a.fail != bs.fail + 1 || a.success != bs.success)
-		devpm_dev_abort(b, "%s: suspend_stats fail %ld -> %ld, success %ld -> %ld: want fail +1",
+		devpm_block_abort(b, "%s: suspend_stats fail %ld -> %ld, success %ld -> %ld: want fail +1",
 				st, bs.fail, a.fail, bs.success, a.success);
 	if (devpm_suspend_stats_failed(&a, st) !=
 	    devpm_suspend_stats_failed(&bs, st) + 1)
-		devpm_dev_abort(b, "%s: suspend_stats failed_%s %ld -> %ld: want +1",
+		devpm_block_abort(b, "%s: suspend_stats failed_%s %ld -> %ld: want +1",
 				st, st, devpm_suspend_stats_failed(&bs, st),
 				devpm_suspend_stats_failed(&a, st));
 	if (a.last_failed_errno != ERR)
-		devpm_dev_abort(b, "%s: last_failed_errno %ld, want %d", st,
+		devpm_block_abort(b, "%s: last_failed_errno %ld, want %d", st,
 				a.last_failed_errno, ERR);
 	why[0] = '\0';
 	if (strcmp(a.last_failed_dev, dev)) {
@@ -204,7 +206,7 @@ static void step_one(struct devpm_dev_block *b, void *arg)
 			 " (drivers/base/power/main.c: dpm_prepare() does not call dpm_save_failed_dev())" :
 			 "");
 		if (!known)
-			devpm_dev_abort(b, "%s: %s", st, why);
+			devpm_block_abort(b, "%s: %s", st, why);
 	}
 	if (strcmp(a.last_failed_step, st)) {
 		/* 6.1: suspend_step_name() has no SUSPEND_SUSPEND_LATE. */
@@ -217,17 +219,17 @@ static void step_one(struct devpm_dev_block *b, void *arg)
 			 k ? " (kernel/power/main.c: suspend_step_name() has no case for SUSPEND_SUSPEND_LATE)" :
 			 "");
 		if (!k)
-			devpm_dev_abort(b, "%s: %s", st, why);
+			devpm_block_abort(b, "%s: %s", st, why);
 		known = 1;
 	}
 	if (known)
-		devpm_dev_skip(b, "XFAIL %s: %s", st, why);
+		devpm_block_skip(b, "XFAIL %s: %s", st, why);
 }
 
 TEST_F(err, suspend_error_rolls_back)
 {
 	struct devpm_mock_opts o = { .parent = DEVPM_MOCK_NO_PARENT };
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	char why[768];
 	int i, r;
 
@@ -253,15 +255,15 @@ TEST_F(err, suspend_error_rolls_back)
 	ASSERT_EQ(0, devpm_pm_test_set("platform"))
 		TH_LOG("%s", devpm_error());
 
-	devpm_sub_begin(&sub, "suspend_error_rolls_back");
+	devpm_subtest_begin(&sub, "suspend_error_rolls_back");
 	for (i = 0; i < NSTEP; i++) {
 		struct step_ctx x = { .self = self, .s = i };
 		char dev[32];
 
 		snprintf(dev, sizeof(dev), "devpm_mock.%d", BAD(i));
-		devpm_dev_run(&sub, dev, step_one, &x);
+		devpm_block_run(&sub, dev, step_one, &x);
 	}
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 DEVPM_TEST_MAIN(info)

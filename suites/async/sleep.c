@@ -14,7 +14,7 @@
  * /sys/power/pm_async=1 and a pm_test=devices cycle with 0.  A cycle that
  * suspends every device costs the machine's whole resume (in QEMU the USB
  * chain alone takes ~1.6 s), so cycles are shared: the first case that
- * needs one runs it and saves it (lib/cycle_cache.h), the later
+ * needs one runs it and saves it (lib/sleep/sleep_cycle_cache.h), the later
  * cases of the same run read it, and pm_test_levels counts the bench's
  * and real_device_timing's cycles for their levels.  In devpm's QEMU
  * image the bench's cycles run with the xHCI unbound, and so do the
@@ -23,7 +23,7 @@
  * devices' callbacks.  A case run alone runs what it needs.
  *
  * Timing comes from the power:device_pm_callback_start/end and
- * power:suspend_resume trace events (lib/sleep_trace.h); the kernel's
+ * power:suspend_resume trace events (lib/trace/sleep_trace.h); the kernel's
  * view from the "calling ... / returned ... after N usecs" lines that
  * /sys/power/pm_print_times=1 makes initcall_debug_start() and
  * initcall_debug_report() log.
@@ -35,8 +35,17 @@
  * suppliers (dpm_wait_for_superior()); is_async() is power.async_suspend
  * && pm_async_enabled.
  */
-#include "test.h"
-#include "mock.h"
+#include "harness/test.h"
+#include "core/host.h"
+#include "harness/qemu_quiet.h"
+#include "harness/qemu_xhci.h"
+#include "mock/mock.h"
+#include "sleep/platform_wake.h"
+#include "sleep/sleep_cycle_cache.h"
+#include "sleep/system_sleep.h"
+#include "trace/pm_print_times.h"
+#include "trace/sleep_phases.h"
+#include "trace/sleep_trace.h"
 #include "async_suite.h"
 
 #define NPAR		8
@@ -98,7 +107,7 @@ static const struct bdev bench[NBENCH] = {
 
 static char names[DEVPM_MOCK_MAX][32];
 
-static const char *nm(int id)
+static const char *mock_name(int id)
 {
 	if (!names[id][0])
 		snprintf(names[id], sizeof(names[id]), "devpm_mock.%d", id);
@@ -161,7 +170,7 @@ FIXTURE_TEARDOWN(sleep)
 /*
  * The bench's cycles time the mock's callbacks to a few ms: in devpm's
  * QEMU image the controllers whose resume is CPU work under TCG (xHCI,
- * AHCI, e1000e: lib/qemu_quiet.c, as the runner's quiet window does) are
+ * AHCI, e1000e: lib/harness/qemu_quiet.c, as the runner's quiet window does) are
  * unbound for them, so that no real device's resume runs on the one CPU
  * while a mock callback's timer is due (a 10 ms sleep measured 17 ms in
  * run 20261203-201533).  Bound again at the case's end, before the
@@ -213,7 +222,7 @@ static int bench_create(char *why, size_t len)
 						      "%s/power/async", p);
 		}
 		if (r) {
-			snprintf(why, len, "%s: %s", nm(id), devpm_error());
+			snprintf(why, len, "%s: %s", mock_name(id), devpm_error());
 			return -1;
 		}
 	}
@@ -222,8 +231,8 @@ static int bench_create(char *why, size_t len)
 	 * its supplier (device_reorder_to_tail()).
 	 */
 	if (devpm_mock_link_add(LINK_CON, LINK_SUP, false)) {
-		snprintf(why, len, "link %s -> %s: %s", nm(LINK_CON),
-			 nm(LINK_SUP), devpm_error());
+		snprintf(why, len, "link %s -> %s: %s", mock_name(LINK_CON),
+			 mock_name(LINK_SUP), devpm_error());
 		return -1;
 	}
 	return 0;
@@ -272,7 +281,7 @@ static const char *level_state(const char *level, char *why, size_t len)
  */
 static int run_cycle(struct devpm_trace *t, const char *level,
 		     const char *state, const char *name,
-		     struct devpm_sleep_cycle *c, struct devpm_cycle_meta *m,
+		     struct devpm_sleep_cycle *c, struct devpm_sleep_cycle_meta *m,
 		     int *r, char *why, size_t len)
 {
 	struct devpm_suspend_stats a, b;
@@ -299,7 +308,7 @@ static int run_cycle(struct devpm_trace *t, const char *level,
 /* One bench cycle at level with pm_async, its meta in m. */
 static int bench_cycle(struct devpm_trace *t, const char *level,
 		       const char *pm_async, const char *cycle,
-		       struct devpm_sleep_cycle *c, struct devpm_cycle_meta *m,
+		       struct devpm_sleep_cycle *c, struct devpm_sleep_cycle_meta *m,
 		       char *why, size_t len)
 {
 	int r;
@@ -346,13 +355,13 @@ static int bench_too_long(const struct devpm_sleep_cycle *c, bool sync_only,
 			enum devpm_pm_phase p = ph ? DEVPM_PH_RESUME :
 						DEVPM_PH_SUSPEND;
 
-			cb = devpm_sleep_cb(c, p, nm(id));
+			cb = devpm_sleep_cb(c, p, mock_name(id));
 			if (!cb || devpm_sleep_check_delay(devpm_pm_cb_own_us(cb),
 							   bench[id].us, w,
 							   sizeof(w)) != 2)
 				continue;
 			if (!bad++)
-				snprintf(why, len, "%s %s: %s", nm(id),
+				snprintf(why, len, "%s %s: %s", mock_name(id),
 					 devpm_pm_phase_name(p), w);
 		}
 	}
@@ -372,7 +381,7 @@ static int bench_cycle_judged(struct devpm_trace *t, const char *level,
 			      const char *key, struct devpm_sleep_cycle *c,
 			      char *why, size_t len)
 {
-	struct devpm_cycle_meta m;
+	struct devpm_sleep_cycle_meta m;
 	char name[128], w[512];
 	int n;
 
@@ -387,7 +396,7 @@ static int bench_cycle_judged(struct devpm_trace *t, const char *level,
 		if (bench_cycle(t, level, pm_async, name, c, &m, why, len))
 			return -1;
 	}
-	devpm_cycle_cache_save(key, c, &m);
+	devpm_sleep_cycle_cache_save(key, c, &m);
 	return 0;
 }
 
@@ -406,7 +415,7 @@ static int bench_quiet(bool keep_sync, char *why, size_t len)
 			continue;
 		if (devpm_mock_set_cb(id, DEVPM_MOCK_SUSPEND, 0, 0) ||
 		    devpm_mock_set_cb(id, DEVPM_MOCK_RESUME, 0, 0)) {
-			snprintf(why, len, "%s: %s", nm(id), devpm_error());
+			snprintf(why, len, "%s: %s", mock_name(id), devpm_error());
 			return -1;
 		}
 	}
@@ -424,7 +433,7 @@ static void window_levels(struct devpm_trace *t, const char *casename)
 {
 	struct devpm_pm_level lv[12];
 	struct devpm_sleep_cycle c;
-	struct devpm_cycle_meta m;
+	struct devpm_sleep_cycle_meta m;
 	char name[96], key[32], why[512];
 	const char *state, *lvl;
 	int i, n, r;
@@ -452,7 +461,7 @@ static void window_levels(struct devpm_trace *t, const char *casename)
 			   m.wall_us / 1000);
 		snprintf(key, sizeof(key), "level-%s", lvl);
 		if (!r || r == -ENOENT)
-			devpm_cycle_cache_save(key, &c, &m);
+			devpm_sleep_cycle_cache_save(key, &c, &m);
 		devpm_sleep_cycle_free(&c);
 	}
 }
@@ -468,8 +477,8 @@ static int bench_cycles(struct _test_data_sleep *self, const char *casename)
 	char cyc[96], pm_async[8];
 	int r;
 
-	if (!devpm_cycle_cache_load("on", &self->on, NULL) &&
-	    !devpm_cycle_cache_load("off", &self->off, NULL)) {
+	if (!devpm_sleep_cycle_cache_load("on", &self->on, NULL) &&
+	    !devpm_sleep_cycle_cache_load("off", &self->off, NULL)) {
 		devpm_note("the bench cycles of this run, read back (their TIMELINE lines come with the case that ran them)");
 		return 0;
 	}
@@ -536,7 +545,7 @@ static void par_span(struct __test_metadata *_metadata,
 	int i;
 
 	for (i = 0; i < NPAR; i++)
-		devs[i] = nm(PAR0 + i);
+		devs[i] = mock_name(PAR0 + i);
 	ASSERT_EQ(0, devpm_sleep_span(c, ph, devs, NPAR, span))
 		TH_LOG("%s", devpm_error());
 }
@@ -552,13 +561,13 @@ static int par_delays(const struct devpm_sleep_cycle *c,
 	int i, bad = 0;
 
 	for (i = 0; i < NPAR; i++) {
-		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, nm(i));
+		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, mock_name(i));
 
 		if (cb && !devpm_sleep_check_delay(devpm_pm_cb_own_us(cb),
 						   PAR_US, w, sizeof(w)))
 			continue;
 		if (!bad++)
-			snprintf(why, len, "%s %s: %s", nm(i),
+			snprintf(why, len, "%s %s: %s", mock_name(i),
 				 devpm_pm_phase_name(ph),
 				 cb ? w : "no callback");
 	}
@@ -572,7 +581,7 @@ static int par_lanes(const struct devpm_sleep_cycle *c,
 	int pids[NPAR], n = 0, i, j;
 
 	for (i = 0; i < NPAR; i++) {
-		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, nm(i));
+		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, mock_name(i));
 
 		if (!cb)
 			continue;
@@ -655,7 +664,7 @@ struct order_ctx {
  * come out ordered (else the check could not tell).  Every pair is
  * checked and noted; the first that does not hold fails the device.
  */
-static void order_one(struct devpm_dev_block *b, void *arg)
+static void order_one(struct devpm_block *b, void *arg)
 {
 	const struct order_ctx *x = arg;
 	const struct pair *p = x->p;
@@ -668,17 +677,17 @@ static void order_one(struct devpm_dev_block *b, void *arg)
 						    &x->self->off :
 						    &x->self->on;
 
-		r = devpm_sleep_check_before(c, p[i].ph, nm(p[i].first),
-					     nm(p[i].second), why,
+		r = devpm_sleep_check_before(c, p[i].ph, mock_name(p[i].first),
+					     mock_name(p[i].second), why,
 					     sizeof(why));
 		devpm_note("%s%s, pm_async=%d: %s",
 			   x->control ? "control: " : "",
 			   devpm_pm_phase_name(p[i].ph), !p[i].sync_cycle,
 			   why);
 		if (r < 0 || (!x->control && r))
-			devpm_dev_fail(b, "%s", why);
+			devpm_block_fail(b, "%s", why);
 		else if (x->control && !r)
-			devpm_dev_fail(b, "control: unrelated devices came out ordered (%s): the check cannot tell",
+			devpm_block_fail(b, "control: unrelated devices came out ordered (%s): the check cannot tell",
 				       why);
 	}
 }
@@ -687,7 +696,7 @@ static void order_one(struct devpm_dev_block *b, void *arg)
 	const struct pair __p[] = { __VA_ARGS__ }; \
 	struct order_ctx __x = { (self), __p, \
 				 sizeof(__p) / sizeof(__p[0]), (control) }; \
-	devpm_dev_run((sub), nm(dev), order_one, &__x); \
+	devpm_block_run((sub), mock_name(dev), order_one, &__x); \
 } while (0)
 
 #define S DEVPM_PH_SUSPEND
@@ -703,14 +712,14 @@ static void order_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(sleep, parent_waits_for_children)
 {
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	int r;
 
 	r = bench_cycles(self, _metadata->name);
 	if (r > 0)
 		SKIP(return, "%s", self->why);
 	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
-	devpm_sub_begin(&sub, "parent_waits_for_children");
+	devpm_subtest_begin(&sub, "parent_waits_for_children");
 	ORDER(&sub, self, TREE_A1, false, { false, S, TREE_A1, TREE_A },
 	      { false, R, TREE_A, TREE_A1 });
 	ORDER(&sub, self, TREE_A2, false, { false, S, TREE_A2, TREE_A },
@@ -718,25 +727,25 @@ TEST_F(sleep, parent_waits_for_children)
 	ORDER(&sub, self, TREE_B1, false, { false, S, TREE_B1, TREE_B },
 	      { false, R, TREE_B, TREE_B1 });
 	UNRELATED(&sub, self);
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 TEST_F(sleep, device_link_order)
 {
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	int r;
 
 	r = bench_cycles(self, _metadata->name);
 	if (r > 0)
 		SKIP(return, "%s", self->why);
 	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
-	devpm_sub_begin(&sub, "device_link_order");
+	devpm_subtest_begin(&sub, "device_link_order");
 	ORDER(&sub, self, LINK_CON, false, { false, S, LINK_CON, LINK_SUP },
 	      { false, R, LINK_SUP, LINK_CON },
 	      { true, S, LINK_CON, LINK_SUP },
 	      { true, R, LINK_SUP, LINK_CON });
 	UNRELATED(&sub, self);
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 /*
@@ -752,11 +761,11 @@ static int first_overlap(const struct devpm_sleep_cycle *c,
 	int a, b;
 
 	for (i = 0; i < sizeof(run) / sizeof(run[0]); i++) {
-		a = devpm_sleep_check_before(c, ph, nm(run[i]), nm(dev), why,
+		a = devpm_sleep_check_before(c, ph, mock_name(run[i]), mock_name(dev), why,
 					     len);
 		if (a < 0)
 			return a;
-		b = devpm_sleep_check_before(c, ph, nm(dev), nm(run[i]), why,
+		b = devpm_sleep_check_before(c, ph, mock_name(dev), mock_name(run[i]), why,
 					     len);
 		if (b < 0)
 			return b;
@@ -783,7 +792,7 @@ struct overlap_ctx {
  * tail reaches it (drivers/base/power/main.c).  In the pm_async=0 cycle
  * it must overlap none: the overlap test itself can tell.
  */
-static void overlaps_sync_run(struct devpm_dev_block *b, void *arg)
+static void overlaps_sync_run(struct devpm_block *b, void *arg)
 {
 	static const enum devpm_pm_phase phs[] = { DEVPM_PH_SUSPEND,
 						   DEVPM_PH_RESUME };
@@ -799,40 +808,40 @@ static void overlaps_sync_run(struct devpm_dev_block *b, void *arg)
 
 		on = first_overlap(&self->on, phs[k], dev, why, sizeof(why));
 		if (on < -1)
-			devpm_dev_abort(b, "%s", why);
+			devpm_block_abort(b, "%s", why);
 		off = first_overlap(&self->off, phs[k], dev, why,
 				    sizeof(why));
 		if (off < -1)
-			devpm_dev_abort(b, "%s", why);
+			devpm_block_abort(b, "%s", why);
 		if (on < 0)
-			devpm_dev_abort(b, "control: %s of %s (power/async enabled) overlapped none of its synchronous neighbours %s..%s: the check cannot tell async from sync",
-					pn, nm(dev), nm(SYNC_A), nm(SYNC_C));
+			devpm_block_abort(b, "control: %s of %s (power/async enabled) overlapped none of its synchronous neighbours %s..%s: the check cannot tell async from sync",
+					pn, mock_name(dev), mock_name(SYNC_A), mock_name(SYNC_C));
 		if (off >= 0)
-			devpm_dev_abort(b, "control: %s of %s overlapped %s with pm_async=0: the overlap test is wrong",
-					pn, nm(dev), nm(off));
+			devpm_block_abort(b, "control: %s of %s overlapped %s with pm_async=0: the overlap test is wrong",
+					pn, mock_name(dev), mock_name(off));
 		devpm_note("control: %s, pm_async=1: %s overlapped %s; pm_async=0: none",
-			   pn, nm(dev), nm(on));
+			   pn, mock_name(dev), mock_name(on));
 	}
 }
 
 TEST_F(sleep, async_attribute_forces_sync)
 {
 	struct overlap_ctx ctl = { self, SYNC_CTL };
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	int r;
 
 	r = bench_cycles(self, _metadata->name);
 	if (r > 0)
 		SKIP(return, "%s", self->why);
 	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
-	devpm_sub_begin(&sub, "async_attribute_forces_sync");
+	devpm_subtest_begin(&sub, "async_attribute_forces_sync");
 	/* Suspend walks the list from its tail, resume from its head. */
 	ORDER(&sub, self, SYNC_OFF, false, { false, S, SYNC_B, SYNC_OFF },
 	      { false, S, SYNC_OFF, SYNC_A },
 	      { false, R, SYNC_A, SYNC_OFF },
 	      { false, R, SYNC_OFF, SYNC_B });
-	devpm_dev_run(&sub, nm(SYNC_CTL), overlaps_sync_run, &ctl);
-	DEVPM_SUB_END(&sub);
+	devpm_block_run(&sub, mock_name(SYNC_CTL), overlaps_sync_run, &ctl);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 #undef S
@@ -840,7 +849,7 @@ TEST_F(sleep, async_attribute_forces_sync)
 
 /*
  * A delay or budget that is negative or absurd is refused, with one line
- * that names it (lib/mock.c, the module's store functions).  0 when all
+ * that names it (lib/mock/mock.c, the module's store functions).  0 when all
  * four are, else 1 with why.
  */
 static int bad_input(char *why, size_t len)
@@ -877,16 +886,16 @@ static int bad_input(char *why, size_t len)
 }
 
 /* The bad input goes to a device of its own, outside the bench. */
-static void bad_input_one(struct devpm_dev_block *b, void *arg)
+static void bad_input_one(struct devpm_block *b, void *arg)
 {
 	char why[512] = "";
 
 	(void)arg;
 	if (devpm_mock_load(false, why, sizeof(why)) ||
 	    devpm_mock_create(BAD_ID, NULL))
-		devpm_dev_abort(b, "%s %s", why, devpm_error());
+		devpm_block_abort(b, "%s %s", why, devpm_error());
 	if (bad_input(why, sizeof(why)))
-		devpm_dev_abort(b, "%s", why);
+		devpm_block_abort(b, "%s", why);
 }
 
 struct timing_ctx {
@@ -898,7 +907,7 @@ struct timing_ctx {
  * One bench device's callbacks in the pm_async=1 cycle took their delay,
  * and its resume kept its budget; the planted slow resume must not.
  */
-static void timing_one(struct devpm_dev_block *b, void *arg)
+static void timing_one(struct devpm_block *b, void *arg)
 {
 	const struct timing_ctx *x = arg;
 	const int id = x->id;
@@ -913,9 +922,9 @@ static void timing_one(struct devpm_dev_block *b, void *arg)
 		enum devpm_pm_phase p = ph ? DEVPM_PH_RESUME :
 					DEVPM_PH_SUSPEND;
 
-		cb = devpm_sleep_cb(on, p, nm(id));
+		cb = devpm_sleep_cb(on, p, mock_name(id));
 		if (!cb) {
-			devpm_dev_fail(b, "no %s callback in the trace",
+			devpm_block_fail(b, "no %s callback in the trace",
 				       devpm_pm_phase_name(p));
 			continue;
 		}
@@ -923,48 +932,48 @@ static void timing_one(struct devpm_dev_block *b, void *arg)
 		held[ph] = cb->held_us;
 		if (devpm_sleep_check_delay(devpm_pm_cb_own_us(cb), bd->us, w,
 					    sizeof(w)))
-			devpm_dev_fail(b, "%s: %s (took %llu us, its sleep held %llu us by the platform)",
+			devpm_block_fail(b, "%s: %s (took %llu us, its sleep held %llu us by the platform)",
 				       devpm_pm_phase_name(p), w,
 				       (unsigned long long)d[ph],
 				       (unsigned long long)held[ph]);
-		devpm_metric(nm(id), ph ? "resume_us" : "suspend_us", d[ph]);
+		devpm_metric(mock_name(id), ph ? "resume_us" : "suspend_us", d[ph]);
 	}
-	cb = devpm_sleep_cb(on, DEVPM_PH_RESUME, nm(id));
+	cb = devpm_sleep_cb(on, DEVPM_PH_RESUME, mock_name(id));
 	devpm_note("%s: suspend %llu us (held %llu), resume %llu us (held %llu), configured %ld us, resume budget %ld us",
-		   nm(id), (unsigned long long)d[0],
+		   mock_name(id), (unsigned long long)d[0],
 		   (unsigned long long)held[0], (unsigned long long)d[1],
 		   (unsigned long long)held[1], bd->us, bd->budget_us);
-	if (devpm_dev_failed(b))
+	if (devpm_block_failed(b))
 		return;
 	if (cb && devpm_sleep_check_budget(cb, bd->budget_us, w,
 					   sizeof(w))) {
 		/* The planted slow resume: caught. */
 		if (id != SLOW)
-			devpm_dev_abort(b, "%s", w);
+			devpm_block_abort(b, "%s", w);
 		devpm_note("planted slow resume caught: %s", w);
 	} else if (id == SLOW) {
-		devpm_dev_abort(b, "control: the planted slow resume (%ld us, budget %ld us) was not flagged",
+		devpm_block_abort(b, "control: the planted slow resume (%ld us, budget %ld us) was not flagged",
 				bd->us, bd->budget_us);
 	}
 }
 
 TEST_F(sleep, callback_timing_matches)
 {
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	int id, r;
 
 	r = bench_cycles(self, _metadata->name);
 	if (r > 0)
 		SKIP(return, "%s", self->why);
 	ASSERT_EQ(0, r) TH_LOG("%s", self->why);
-	devpm_sub_begin(&sub, "callback_timing_matches");
-	devpm_dev_run(&sub, nm(BAD_ID), bad_input_one, NULL);
+	devpm_subtest_begin(&sub, "callback_timing_matches");
+	devpm_block_run(&sub, mock_name(BAD_ID), bad_input_one, NULL);
 	for (id = 0; id < NBENCH; id++) {
 		struct timing_ctx x = { self, id };
 
-		devpm_dev_run(&sub, nm(id), timing_one, &x);
+		devpm_block_run(&sub, mock_name(id), timing_one, &x);
 	}
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 /* One device's callbacks in a cycle. */
@@ -1069,17 +1078,17 @@ static int repeat_cycle(struct _test_data_sleep *self, char *why,
 	return 0;
 }
 
-/* The figures of cycle_phases.h as a note prints them. */
+/* The figures of sleep_phases.h as a note prints them. */
 static unsigned long long ph_us(const struct devpm_sleep_cycle *c,
 				enum devpm_pm_phase ph)
 {
-	return devpm_cycle_phase_us(c, ph);
+	return devpm_sleep_phase_us(c, ph);
 }
 
 static unsigned long long side_us(const struct devpm_sleep_cycle *c,
 				  bool suspend)
 {
-	return devpm_cycle_side_us(c, suspend);
+	return devpm_sleep_side_us(c, suspend);
 }
 
 struct agree_ctx {
@@ -1088,7 +1097,7 @@ struct agree_ctx {
 };
 
 /* One device of the real cycle: its traced callbacks against the kernel's. */
-static void agree_one(struct devpm_dev_block *b, void *arg)
+static void agree_one(struct devpm_block *b, void *arg)
 {
 	const struct agree_ctx *x = arg;
 	struct _test_data_sleep *self = x->self;
@@ -1141,9 +1150,9 @@ static void agree_one(struct devpm_dev_block *b, void *arg)
 	 * verdict then, for a device that disagrees.
 	 */
 	if (devpm_kmsg_lost(self->k))
-		devpm_dev_skip(b, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
+		devpm_block_skip(b, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
 			       devpm_kmsg_lost(self->k));
-	devpm_dev_abort(b, "%s (%s)", why,
+	devpm_block_abort(b, "%s (%s)", why,
 			d->driver[0] ? d->driver : "no driver");
 }
 
@@ -1151,11 +1160,11 @@ TEST_F(sleep, real_device_timing)
 {
 	struct devpm_suspend_stats before, after;
 	struct devtime *d;
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	char list[512], why[512];
 	uint64_t wall;
 	size_t i, n;
-	struct devpm_cycle_meta m = { .level = "none", .state = "freeze",
+	struct devpm_sleep_cycle_meta m = { .level = "none", .state = "freeze",
 				.name = "real_device_timing.1" };
 	int ret, r;
 
@@ -1188,7 +1197,7 @@ TEST_F(sleep, real_device_timing)
 	m.success_after = after.success;
 	m.wall_us = wall;
 	if (!r)
-		devpm_cycle_cache_save("real", &self->c, &m);
+		devpm_sleep_cycle_cache_save("real", &self->c, &m);
 	ASSERT_EQ(0, ret) TH_LOG("s2idle: %s", strerror(-ret));
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
 	ASSERT_EQ(before.success + 1, after.success)
@@ -1217,20 +1226,20 @@ TEST_F(sleep, real_device_timing)
 	if (devpm_kmsg_lost(self->k))
 		devpm_note("the kernel log overwrote records before they were read (%lu gaps)",
 			   devpm_kmsg_lost(self->k));
-	devpm_metric("-", "suspend_us", devpm_cycle_side_us(&self->c, true));
-	devpm_metric("-", "resume_us", devpm_cycle_side_us(&self->c, false));
+	devpm_metric("-", "suspend_us", devpm_sleep_side_us(&self->c, true));
+	devpm_metric("-", "resume_us", devpm_sleep_side_us(&self->c, false));
 	for (i = 0; i < DEVPM_PH_NR; i++) {
 		char key[48];
 
 		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(i));
-		devpm_metric("-", key, devpm_cycle_phase_us(&self->c, i));
+		devpm_metric("-", key, devpm_sleep_phase_us(&self->c, i));
 	}
 	devpm_metric("-", "cycle_ms", wall / 1000.0);
 	/* The mini-summit's other claim: resume is slower than suspend. */
-	if (devpm_cycle_side_us(&self->c, true))
+	if (devpm_sleep_side_us(&self->c, true))
 		devpm_metric("-", "resume_over_suspend",
-			     (double)devpm_cycle_side_us(&self->c, false) /
-			     devpm_cycle_side_us(&self->c, true));
+			     (double)devpm_sleep_side_us(&self->c, false) /
+			     devpm_sleep_side_us(&self->c, true));
 
 	/* A disagreement by the kernel's figure alone gets a repeat cycle. */
 	for (i = 0; i < n; i++) {
@@ -1249,13 +1258,13 @@ TEST_F(sleep, real_device_timing)
 			devpm_note("repeat cycle not made: %s", why);
 	}
 
-	devpm_sub_begin(&sub, "real_device_timing");
+	devpm_subtest_begin(&sub, "real_device_timing");
 	for (i = 0; i < n; i++) {
 		struct agree_ctx x = { self, &d[i] };
 
 		/* prepare/complete only: no record */
 		if (d[i].timed)
-			devpm_dev_run(&sub, d[i].dev, agree_one, &x);
+			devpm_block_run(&sub, d[i].dev, agree_one, &x);
 	}
 	qsort(d, n, sizeof(*d), by_total);
 	for (i = 0; i < n && i < SLOWEST; i++) {
@@ -1265,7 +1274,7 @@ TEST_F(sleep, real_device_timing)
 			   (unsigned long long)d[i].total, list);
 	}
 	free(d);
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 /* The phases a pm_test level runs (kernel/power/suspend.c). */
@@ -1297,7 +1306,7 @@ static unsigned int seen_phases(const struct devpm_sleep_cycle *c)
  * set), 1 skip, -1 fail (why).
  */
 static int level_cycle(struct _test_data_sleep *self, const char *level,
-		       struct devpm_cycle_meta *m, int *r, char *why,
+		       struct devpm_sleep_cycle_meta *m, int *r, char *why,
 		       size_t len)
 {
 	static const char *const keys[] = { "real", "on", "off", NULL };
@@ -1307,7 +1316,7 @@ static int level_cycle(struct _test_data_sleep *self, const char *level,
 
 	snprintf(key, sizeof(key), "level-%s", level);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (devpm_cycle_cache_load(keys[i] ? keys[i] : key, &self->c,
+		if (devpm_sleep_cycle_cache_load(keys[i] ? keys[i] : key, &self->c,
 					   m))
 			continue;
 		if (!strcmp(m->level, level)) {
@@ -1343,7 +1352,7 @@ struct level_ctx {
 	struct _test_data_sleep *self;
 	const char *lvl;
 	bool made;		/* a cycle: its cycle_ms after the line */
-	struct devpm_cycle_meta m;
+	struct devpm_sleep_cycle_meta m;
 };
 
 static void cycle_free(void *arg)
@@ -1352,45 +1361,45 @@ static void cycle_free(void *arg)
 }
 
 /* One pm_test level: its cycle returned, was counted, ran its phases. */
-static void level_one(struct devpm_dev_block *b, void *arg)
+static void level_one(struct devpm_block *b, void *arg)
 {
 	struct level_ctx *x = arg;
 	struct _test_data_sleep *self = x->self;
-	struct devpm_cycle_meta *m = &x->m;
+	struct devpm_sleep_cycle_meta *m = &x->m;
 	const char *lvl = x->lvl;
 	unsigned int want = level_phases(lvl);
 	char why[512], seen[128];
 	int got, r = 0;
 
 	memset(m, 0, sizeof(*m));
-	devpm_dev_defer(b, cycle_free, &self->c);
+	devpm_block_defer(b, cycle_free, &self->c);
 	got = level_cycle(self, lvl, m, &r, why, sizeof(why));
 	if (got > 0)
-		devpm_dev_skip(b, "%s", why);
+		devpm_block_skip(b, "%s", why);
 	if (got < 0)
-		devpm_dev_abort(b, "%s", why);
+		devpm_block_abort(b, "%s", why);
 	x->made = true;
-	devpm_cycle_phases_seen(&self->c, seen, sizeof(seen));
+	devpm_sleep_phases_seen(&self->c, seen, sizeof(seen));
 	devpm_note("pm_test=%s with state %s: returned %s after %llu ms; phases %s",
 		   lvl, m->state, m->ret ? strerror(-m->ret) : "0",
 		   m->wall_us / 1000, seen);
 	if (m->ret)
-		devpm_dev_abort(b, "writing %s to /sys/power/state: %s",
+		devpm_block_abort(b, "writing %s to /sys/power/state: %s",
 				m->state, strerror(-m->ret));
 	if (m->success_after != m->success_before + 1)
-		devpm_dev_abort(b, "suspend_stats/success %ld -> %ld",
+		devpm_block_abort(b, "suspend_stats/success %ld -> %ld",
 				m->success_before, m->success_after);
 	if (r && r != -ENOENT)
-		devpm_dev_abort(b, "trace: %s", devpm_error());
+		devpm_block_abort(b, "trace: %s", devpm_error());
 	if (seen_phases(&self->c) != want)
-		devpm_dev_abort(b, "phases %s, want %s", seen,
+		devpm_block_abort(b, "phases %s, want %s", seen,
 				want ? (want == 0xff ? "all eight" :
 				"prepare,suspend,resume,complete") : "none");
 }
 
 TEST_F(sleep, pm_test_levels)
 {
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	struct devpm_pm_level lv[12];
 	bool has_core = false;
 	int i, n, ret;
@@ -1415,16 +1424,16 @@ TEST_F(sleep, pm_test_levels)
 		EXPECT_EQ(-EAGAIN, ret);
 	}
 
-	devpm_sub_begin(&sub, "pm_test_levels");
+	devpm_subtest_begin(&sub, "pm_test_levels");
 	for (i = 0; i < n; i++) {
 		struct level_ctx x = { .self = self, .lvl = lv[i].name };
 
-		devpm_dev_run(&sub, x.lvl, level_one, &x);
+		devpm_block_run(&sub, x.lvl, level_one, &x);
 		/* After the line, as the level's figure. */
 		if (x.made)
 			devpm_metric(x.lvl, "cycle_ms", x.m.wall_us / 1000.0);
 	}
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 DEVPM_TEST_MAIN(info)

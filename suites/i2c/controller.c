@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <linux/i2c.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/i2c/i2c.h"
+#include "trace/transition.h"
 
 #define EEPROM_ADDR	0x50
 #define EEPROM_TYPE	"24c02"
@@ -47,7 +49,7 @@ FIXTURE(i2c) {
 
 /* Adapters without a runtime-PM controller are listed, then dropped. */
 static void controllers(struct devpm_i2c_adapter **list, size_t *n,
-			struct devpm_sub *s)
+			struct devpm_subtest *s)
 {
 	size_t i, j, k = 0;
 
@@ -59,7 +61,7 @@ static void controllers(struct devpm_i2c_adapter **list, size_t *n,
 			char name[32];
 
 			snprintf(name, sizeof(name), "i2c-%d", a->nr);
-			devpm_sub_skip(s, name,
+			devpm_subtest_skip(s, name,
 				       "%s: no ancestor with runtime-PM callbacks (no power/control)",
 				       a->name);
 			continue;
@@ -73,11 +75,11 @@ static void controllers(struct devpm_i2c_adapter **list, size_t *n,
 }
 
 /* The adapter's controller, or the block ends failed. */
-static void open_ctrl(struct devpm_dev_block *b,
+static void open_ctrl(struct devpm_block *b,
 		      const struct devpm_i2c_adapter *a, struct devpm_dev *d)
 {
 	if (devpm_dev_open(d, a->ctrl) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 }
 
 FIXTURE_SETUP(i2c)
@@ -217,7 +219,7 @@ static bool held_by_others(struct devpm_dev *d, char *why, size_t len)
 	return true;
 }
 
-static void autosuspends_one(struct devpm_dev_block *b, void *arg)
+static void autosuspends_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_i2c_adapter *a = arg;
 	struct devpm_wait_result res;
@@ -231,15 +233,15 @@ static void autosuspends_one(struct devpm_dev_block *b, void *arg)
 	open_ctrl(b, a, &d);
 	delay = d.rpm.have_autosuspend ? d.rpm.autosuspend_delay_ms : 0;
 	if (delay < 0)
-		devpm_dev_skip(b, "autosuspend_delay_ms=%ld: user space turned autosuspend off",
+		devpm_block_skip(b, "autosuspend_delay_ms=%ld: user space turned autosuspend off",
 			       delay);
 	t = start_trace(d.name, NULL);
-	devpm_dev_defer_trace_stop(b, t);
+	devpm_block_defer_trace_stop(b, t);
 	/* Negative control: control=on must keep it active. */
 	if (devpm_dev_knob_write(&d, "control", "on"))
-		devpm_dev_abort(b, "control=on: %s", devpm_error());
+		devpm_block_abort(b, "control=on: %s", devpm_error());
 	if (devpm_wait_status_why(&d, t, "active", 1000, &res))
-		devpm_dev_abort(b, "control=on: %s", res.why);
+		devpm_block_abort(b, "control=on: %s", res.why);
 	/*
 	 * With auto it would suspend within delay + 25% of its last use,
 	 * which is long past unless something else uses it: a hold of up
@@ -248,47 +250,47 @@ static void autosuspends_one(struct devpm_dev_block *b, void *arg)
 	hold = (int)(delay + delay / 4 < 500 ? delay + delay / 4 : 500) + 300;
 	r = devpm_wait_status_why(&d, t, "suspended", hold, &res);
 	if (!r)
-		devpm_dev_abort(b, "suspended %.0f ms after control=on: control=on must keep it active",
+		devpm_block_abort(b, "suspended %.0f ms after control=on: control=on must keep it active",
 				(double)res.waited_us / 1000);
 	if (r != -ETIMEDOUT)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	t0 = devpm_now_us();
 	if (devpm_dev_knob_write(&d, "control", "auto"))
-		devpm_dev_abort(b, "control=auto: %s", devpm_error());
+		devpm_block_abort(b, "control=auto: %s", devpm_error());
 	r = devpm_wait_status_why(&d, t, "suspended",
 				  (int)(delay + delay / 4 + 500), &res);
 	if (r && held_by_others(&d, why, sizeof(why)))
-		devpm_dev_skip(b, "%s", why);
+		devpm_block_skip(b, "%s", why);
 	if (r)
-		devpm_dev_abort(b, "%s (limit %ld ms: delay %ld ms + 25%% + 500 ms)",
+		devpm_block_abort(b, "%s (limit %ld ms: delay %ld ms + 25%% + 500 ms)",
 				res.why, delay + delay / 4 + 500, delay);
 	devpm_metric(d.name, "suspend_after_ms",
 		     (double)(res.at_us - t0) / 1000);
-	devpm_dev_pass(b, "for %s: active %d ms with control=on, suspended %.1f ms after control=auto (delay %ld ms)",
+	devpm_block_pass(b, "for %s: active %d ms with control=on, suspended %.1f ms after control=auto (delay %ld ms)",
 		       a->name, hold, (double)(res.at_us - t0) / 1000, delay);
 }
 
 /* Each controller's block in its own line, named after the controller. */
-static void each_controller(struct _test_data_i2c *self, struct devpm_sub *s,
-			    devpm_dev_fn *fn)
+static void each_controller(struct _test_data_i2c *self, struct devpm_subtest *s,
+			    devpm_block_fn *fn)
 {
 	size_t i;
 
 	controllers(&self->ad, &self->n, s);
 	for (i = 0; i < self->n; i++)
-		devpm_dev_run(s, self->ad[i].ctrl_name, fn, &self->ad[i]);
+		devpm_block_run(s, self->ad[i].ctrl_name, fn, &self->ad[i]);
 }
 
 /* A case: fn's block for every controller, one line each. */
 static void per_controller(struct __test_metadata *_metadata,
 			   struct _test_data_i2c *self, const char *name,
-			   devpm_dev_fn *fn)
+			   devpm_block_fn *fn)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
-	devpm_sub_begin(&s, name);
+	devpm_subtest_begin(&s, name);
 	each_controller(self, &s, fn);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 TEST_F(i2c, controller_autosuspends)
@@ -297,11 +299,11 @@ TEST_F(i2c, controller_autosuspends)
 }
 
 /* The i801 adapters among the controllers; the others are skipped. */
-static void i801_only(struct devpm_dev_block *b,
+static void i801_only(struct devpm_block *b,
 		      const struct devpm_i2c_adapter *a)
 {
 	if (!devpm_i2c_is_i801(a))
-		devpm_dev_skip(b, "%s (i2c-%d): no address known to be safe to read (only an i801's SPD EEPROM at 0x%02x is read)",
+		devpm_block_skip(b, "%s (i2c-%d): no address known to be safe to read (only an i801's SPD EEPROM at 0x%02x is read)",
 			       a->name, a->nr, EEPROM_ADDR);
 }
 
@@ -393,7 +395,7 @@ static int before_read(struct devpm_dev *d, struct devpm_trace *t, int k,
  * The controller's line until the EEPROM client is found, then the
  * client's: what the reads say is about the client's resume path.
  */
-static void eeprom_one(struct devpm_dev_block *b, void *arg)
+static void eeprom_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_i2c_adapter *a = arg;
 	unsigned char ref[EEPROM_LEN], buf[EEPROM_LEN];
@@ -408,32 +410,32 @@ static void eeprom_one(struct devpm_dev_block *b, void *arg)
 
 	i801_only(b, a);
 	if (devpm_module_load("at24", NULL))
-		devpm_dev_skip(b, "%s", devpm_error());
+		devpm_block_skip(b, "%s", devpm_error());
 	r = eeprom_client(a, client, sizeof(client), nvmem, sizeof(nvmem), why,
 			  sizeof(why));
 	if (r > 0)
-		devpm_dev_skip(b, "%s", why);
+		devpm_block_skip(b, "%s", why);
 	if (r)
-		devpm_dev_abort(b, "%s", why);
+		devpm_block_abort(b, "%s", why);
 	if (devpm_dev_open(&d, a->ctrl) < 0 || devpm_dev_open(&c, client) < 0 ||
 	    ctrl_prepare(&d, CYCLE_DELAY_MS))
-		devpm_dev_abort(b, "%s", devpm_error());
-	devpm_dev_name(b, c.name);
+		devpm_block_abort(b, "%s", devpm_error());
+	devpm_block_name(b, c.name);
 	t = start_trace(d.name, c.name);
-	devpm_dev_defer_trace_stop(b, t);
+	devpm_block_defer_trace_stop(b, t);
 	for (k = 0; k < READS; k++) {
 		bool susp;
 		uint64_t t0, t1;
 
 		r = before_read(&d, t, k, &res);
 		if (r < 0)
-			devpm_dev_abort(b, "before read %d: %s", k + 1, res.why);
+			devpm_block_abort(b, "before read %d: %s", k + 1, res.why);
 		susp = r;
 		t0 = devpm_now_us();
 		got = devpm_i2c_eeprom_read(nvmem, buf, sizeof(buf), 0);
 		t1 = devpm_now_us();
 		if (got != EEPROM_LEN)
-			devpm_dev_abort(b, "read %d: %s", k + 1,
+			devpm_block_abort(b, "read %d: %s", k + 1,
 					got < 0 ? devpm_error() : "short read");
 		if (susp)
 			lat_s[ns++] = t1 - t0;
@@ -442,21 +444,21 @@ static void eeprom_one(struct devpm_dev_block *b, void *arg)
 		if (!k)
 			memcpy(ref, buf, sizeof(ref));
 		else if (memcmp(ref, buf, sizeof(ref)))
-			devpm_dev_fail(b, "read %d differs from read 1", k + 1);
+			devpm_block_fail(b, "read %d differs from read 1", k + 1);
 		if (check_read(t, d.name, susp, t0, t1, why, sizeof(why)))
-			devpm_dev_fail(b, "read %d: %s", k + 1, why);
+			devpm_block_fail(b, "read %d: %s", k + 1, why);
 		/* The reads after a wrong one prove nothing more. */
-		if (devpm_dev_failed(b))
+		if (devpm_block_failed(b))
 			return;
 	}
 	if (wait_suspended(&d, t, CYCLE_DELAY_MS, &res) ||
 	    (c.rpm.have_status &&
 	     devpm_wait_status_why(&c, t, "suspended", 1000, &res)))
-		devpm_dev_abort(b, "after the reads: %s", res.why);
+		devpm_block_abort(b, "after the reads: %s", res.why);
 	if (!ns)
-		devpm_dev_abort(b, "no read found %s suspended: nothing was tested",
+		devpm_block_abort(b, "no read found %s suspended: nothing was tested",
 				d.name);
-	devpm_dev_pass(b, "%d reads of %d bytes identical; %zu resumed %s from suspended, %zu found it active; %s and %s suspended again",
+	devpm_block_pass(b, "%d reads of %d bytes identical; %zu resumed %s from suspended, %zu found it active; %s and %s suspended again",
 		       READS, EEPROM_LEN, ns, d.name, na, d.name, c.name);
 	devpm_metric(c.name, "first_read_latency_us",
 		     (double)median(lat_s, ns));
@@ -498,7 +500,7 @@ static int open_i2c_dev(const struct devpm_i2c_adapter *a, bool *force,
 	return fd;
 }
 
-static void smbus_one(struct devpm_dev_block *b, void *arg)
+static void smbus_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_i2c_adapter *a = arg;
 	struct devpm_wait_result res;
@@ -511,12 +513,12 @@ static void smbus_one(struct devpm_dev_block *b, void *arg)
 	i801_only(b, a);
 	fd = open_i2c_dev(a, &force, why, sizeof(why));
 	if (fd < 0)
-		devpm_dev_skip(b, "%s", why);
-	devpm_dev_defer_close(b, fd);
+		devpm_block_skip(b, "%s", why);
+	devpm_block_defer_close(b, fd);
 	if (devpm_dev_open(&d, a->ctrl) < 0 || ctrl_prepare(&d, CYCLE_DELAY_MS))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	t = start_trace(d.name, NULL);
-	devpm_dev_defer_trace_stop(b, t);
+	devpm_block_defer_trace_stop(b, t);
 	/* Register k read twice: from suspended, then while active. */
 	for (k = 0; k < READS; k++) {
 		uint64_t t0, t1;
@@ -525,7 +527,7 @@ static void smbus_one(struct devpm_dev_block *b, void *arg)
 
 		r = before_read(&d, t, k, &res);
 		if (r < 0)
-			devpm_dev_abort(b, "before transfer %d: %s", k + 1,
+			devpm_block_abort(b, "before transfer %d: %s", k + 1,
 					res.why);
 		susp = r;
 		ns += susp;
@@ -533,26 +535,26 @@ static void smbus_one(struct devpm_dev_block *b, void *arg)
 		v = devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k / 2, force);
 		t1 = devpm_now_us();
 		if (v == -ENXIO && !k)
-			devpm_dev_skip(b, "no device answers at 0x%02x on i2c-%d",
+			devpm_block_skip(b, "no device answers at 0x%02x on i2c-%d",
 				       EEPROM_ADDR, a->nr);
 		if (v < 0)
-			devpm_dev_abort(b, "transfer %d: %s", k + 1,
+			devpm_block_abort(b, "transfer %d: %s", k + 1,
 					devpm_error());
 		if (k % 2 == 0)
 			first = v;
 		else if (v != first)
-			devpm_dev_fail(b, "register 0x%02x read 0x%02x from suspended, 0x%02x while active",
+			devpm_block_fail(b, "register 0x%02x read 0x%02x from suspended, 0x%02x while active",
 				       k / 2, first, v);
 		if (check_read(t, d.name, susp, t0, t1, why, sizeof(why)))
-			devpm_dev_fail(b, "transfer %d: %s", k + 1, why);
-		if (devpm_dev_failed(b))
+			devpm_block_fail(b, "transfer %d: %s", k + 1, why);
+		if (devpm_block_failed(b))
 			return;
 	}
 	if (wait_suspended(&d, t, CYCLE_DELAY_MS, &res))
-		devpm_dev_abort(b, "after the transfers: %s", res.why);
+		devpm_block_abort(b, "after the transfers: %s", res.why);
 	if (!ns)
-		devpm_dev_abort(b, "no transfer found it suspended: nothing was tested");
-	devpm_dev_pass(b, "%d SMBus reads of 0x%02x on i2c-%d: each made rpm_resume calls, %d resumed it from suspended, values stable; suspended again",
+		devpm_block_abort(b, "no transfer found it suspended: nothing was tested");
+	devpm_block_pass(b, "%d SMBus reads of 0x%02x on i2c-%d: each made rpm_resume calls, %d resumed it from suspended, values stable; suspended again",
 		       READS, EEPROM_ADDR, a->nr, ns);
 }
 
@@ -600,7 +602,7 @@ static int honour_sample(struct devpm_dev *d, struct devpm_trace *t, int fd,
 	return 0;
 }
 
-static void honoured_one(struct devpm_dev_block *b, void *arg)
+static void honoured_one(struct devpm_block *b, void *arg)
 {
 	const double lo = HONOUR_DELAY_MS - 0.1;
 	const double hi = HONOUR_DELAY_MS * 1.25 + LATENCY_MS;
@@ -615,33 +617,33 @@ static void honoured_one(struct devpm_dev_block *b, void *arg)
 	i801_only(b, a);
 	open_ctrl(b, a, &d);
 	if (!d.rpm.have_autosuspend)
-		devpm_dev_skip(b, "driver %s does not use autosuspend",
+		devpm_block_skip(b, "driver %s does not use autosuspend",
 			       d.driver);
 	t = start_trace(d.name, NULL);
 	if (!t)
-		devpm_dev_skip(b, "needs tracefs for timing in µs: %s",
+		devpm_block_skip(b, "needs tracefs for timing in µs: %s",
 			       devpm_error());
-	devpm_dev_defer_trace_stop(b, t);
+	devpm_block_defer_trace_stop(b, t);
 	fd = open_i2c_dev(a, &force, why, sizeof(why));
 	if (fd < 0)
-		devpm_dev_skip(b, "%s", why);
-	devpm_dev_defer_close(b, fd);
+		devpm_block_skip(b, "%s", why);
+	devpm_block_defer_close(b, fd);
 	if (ctrl_prepare(&d, HONOUR_DELAY_MS))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	for (k = 0; k < HONOUR_SAMPLES; k++) {
 		if (honour_sample(&d, t, fd, force, &after[k], why,
 				  sizeof(why)))
-			devpm_dev_abort(b, "sample %d: %s", k + 1, why);
+			devpm_block_abort(b, "sample %d: %s", k + 1, why);
 		if (after[k] - HONOUR_DELAY_MS > worst || after[k] < lo)
 			worst = after[k] - HONOUR_DELAY_MS;
 		bad |= after[k] < lo || after[k] > hi;
 	}
 	devpm_metric(d.name, "autosuspend_error_ms", worst);
 	if (bad)
-		devpm_dev_abort(b, "suspended %.1f, %.1f, %.1f ms after the last transfer; limit %.0f-%.0f ms (delay %d ms + 25%% timer slack + %d ms latency)",
+		devpm_block_abort(b, "suspended %.1f, %.1f, %.1f ms after the last transfer; limit %.0f-%.0f ms (delay %d ms + 25%% timer slack + %d ms latency)",
 				after[0], after[1], after[2], lo + 0.1, hi,
 				HONOUR_DELAY_MS, LATENCY_MS);
-	devpm_dev_pass(b, "suspended %.1f, %.1f, %.1f ms after the last transfer (delay %d ms)",
+	devpm_block_pass(b, "suspended %.1f, %.1f, %.1f ms after the last transfer (delay %d ms)",
 		       after[0], after[1], after[2], HONOUR_DELAY_MS);
 }
 
@@ -675,7 +677,7 @@ static long baseline_usage(const struct devpm_dev *d)
 				b->autosuspend_delay_ms);
 }
 
-static void usage_one(struct devpm_dev_block *b, void *arg)
+static void usage_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_i2c_adapter *a = arg;
 	struct devpm_wait_result res;
@@ -689,62 +691,62 @@ static void usage_one(struct devpm_dev_block *b, void *arg)
 
 	open_ctrl(b, a, &d);
 	t = start_trace(d.name, NULL);
-	devpm_dev_defer_trace_stop(b, t);
+	devpm_block_defer_trace_stop(b, t);
 	if (devpm_i2c_is_i801(a)) {
 		fd = open_i2c_dev(a, &force, why, sizeof(why));
-		devpm_dev_defer_close(b, fd);
+		devpm_block_defer_close(b, fd);
 	}
 	if (ctrl_prepare(&d, d.rpm.have_autosuspend ? USAGE_DELAY_MS : 0))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	if (wait_suspended(&d, t, USAGE_DELAY_MS, &res)) {
 		if (held_by_others(&d, why, sizeof(why)))
-			devpm_dev_skip(b, "%s", why);
-		devpm_dev_abort(b, "%s", res.why);
+			devpm_block_skip(b, "%s", why);
+		devpm_block_abort(b, "%s", res.why);
 	}
 	/* control=on's reference shows in the count (negative control). */
 	if (devpm_dev_knob_write(&d, "control", "on") < 0)
-		devpm_dev_abort(b, "control=on: %s", devpm_error());
+		devpm_block_abort(b, "control=on: %s", devpm_error());
 	held = usage_now(&d, t, t0);
 	if (devpm_dev_knob_write(&d, "control", "auto") < 0)
-		devpm_dev_abort(b, "control=auto: %s", devpm_error());
+		devpm_block_abort(b, "control=auto: %s", devpm_error());
 	base = usage_now(&d, t, t0);
 	/* Judged against the run's baseline, not this moment's. */
 	if (base >= 0 && baseline_usage(&d) >= 0 && base != baseline_usage(&d))
-		devpm_dev_abort(b, "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
+		devpm_block_abort(b, "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
 				base, baseline_usage(&d));
 	if (base < 0 || held < 0)
-		devpm_dev_skip(b, "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
+		devpm_block_skip(b, "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
 	/* Negative control: control=on holds one reference. */
 	if (held != base + 1)
-		devpm_dev_abort(b, "usage %ld with control=on, %ld with auto: the count does not show a held reference",
+		devpm_block_abort(b, "usage %ld with control=on, %ld with auto: the count does not show a held reference",
 				held, base);
 	if (d.rpm.have_active_kids)
 		kids0 = d.rpm.active_kids;
 	for (k = 0; k < USAGE_CYCLES; k++) {
 		if (wait_suspended(&d, t, USAGE_DELAY_MS, &res))
-			devpm_dev_abort(b, "cycle %d: %s", k + 1, res.why);
+			devpm_block_abort(b, "cycle %d: %s", k + 1, res.why);
 		if (fd >= 0 &&
 		    devpm_i2c_smbus_read_byte(fd, EEPROM_ADDR, k, force) < 0)
 			break;	/* no device there: toggles only */
 		if (devpm_dev_knob_write(&d, "control", "on") < 0 ||
 		    devpm_dev_knob_write(&d, "control", "auto") < 0)
-			devpm_dev_abort(b, "cycle %d: control: %s", k + 1,
+			devpm_block_abort(b, "cycle %d: control: %s", k + 1,
 					devpm_error());
 		after = usage_now(&d, t, t0);
 		if (after >= 0 && after != base)
-			devpm_dev_abort(b, "cycle %d of %d: usage %ld, %ld at baseline",
+			devpm_block_abort(b, "cycle %d of %d: usage %ld, %ld at baseline",
 					k + 1, USAGE_CYCLES, after, base);
 	}
 	if (wait_suspended(&d, t, USAGE_DELAY_MS, &res))
-		devpm_dev_abort(b, "after %d cycles: %s", USAGE_CYCLES, res.why);
+		devpm_block_abort(b, "after %d cycles: %s", USAGE_CYCLES, res.why);
 	after = usage_now(&d, t, t0);
 	if (after != base)
-		devpm_dev_abort(b, "usage %ld after %d cycles, %ld before", after,
+		devpm_block_abort(b, "usage %ld after %d cycles, %ld before", after,
 				USAGE_CYCLES, base);
 	if (kids0 >= 0 && d.rpm.active_kids != kids0)
-		devpm_dev_abort(b, "%ld active children after %d cycles, %ld before",
+		devpm_block_abort(b, "%ld active children after %d cycles, %ld before",
 				d.rpm.active_kids, USAGE_CYCLES, kids0);
-	devpm_dev_pass(b, "usage %ld before and after %d cycles of %s (control=on showed %ld)",
+	devpm_block_pass(b, "usage %ld before and after %d cycles of %s (control=on showed %ld)",
 		       base, USAGE_CYCLES,
 		       fd >= 0 ? "transfers and control toggles" :
 		       "control toggles", held);

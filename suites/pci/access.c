@@ -15,7 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/i2c/i2c.h"
+#include "bus/pci/pci_set.h"
+#include "bus/pci/pci_settle.h"
+#include "bus/pci/vfio.h"
+#include "bus/scsi/scsi.h"
+#include "judge/usage_cycle.h"
+#include "rpm/autosuspend_timer.h"
+#include "trace/transition.h"
 #include "pci_suite.h"
 
 static const struct devpm_test_info info = {
@@ -37,7 +45,7 @@ static const struct devpm_test_info info = {
 
 /*
  * ACT_CONTROL: no access known through the driver; usage_balanced cycles
- * control instead (lib/cycle.c), in the main thread (the journal).
+ * control instead (lib/judge/usage_cycle.c), in the main thread (the journal).
  */
 enum act_kind { ACT_NONE, ACT_SMBUS, ACT_DISK, ACT_VFIO, ACT_CONTROL };
 
@@ -62,7 +70,7 @@ FIXTURE(pci) {
 	off_t mark;
 	struct devpm_pci_set s;
 	struct action *a;
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 };
 
 FIXTURE_SETUP(pci)
@@ -305,20 +313,20 @@ struct access_ctx {
 };
 
 /* Each device of c's set in a block of its own run by fn. */
-static void run_each(struct devpm_sub *sub, struct access_ctx *c,
-		     struct action *acts, devpm_dev_fn *fn)
+static void run_each(struct devpm_subtest *sub, struct access_ctx *c,
+		     struct action *acts, devpm_block_fn *fn)
 {
 	size_t i;
 
 	for (i = 0; i < c->s->n; i++) {
 		c->p = &c->s->v[i];
 		c->a = &acts[i];
-		devpm_dev_run(sub, c->p->d.name, fn, c);
+		devpm_block_run(sub, c->p->d.name, fn, c);
 	}
 }
 
 /* The access of a suspended device: resumed for it, suspended after. */
-static void resumes_one(struct devpm_dev_block *b, void *arg)
+static void resumes_one(struct devpm_block *b, void *arg)
 {
 	struct access_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -331,25 +339,25 @@ static void resumes_one(struct devpm_dev_block *b, void *arg)
 	int r;
 
 	if (!p->part)
-		devpm_dev_skip(b, "%s", p->skip);
+		devpm_block_skip(b, "%s", p->skip);
 	if (a->r < 0)
-		devpm_dev_abort(b, "%s failed: %s", a->what, a->why);
+		devpm_block_abort(b, "%s failed: %s", a->what, a->why);
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
 	if (devpm_rpm_resumes(ev, n, p->d.name, a->t0, a->t1, &at, 1) < 1)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s completed in %.1f ms without a traced resume of the device",
-				a->what, ms(a->t1 - a->t0));
+				a->what, us_to_ms(a->t1 - a->t0));
 	r = suspended_again(s, p, &w);
 	if (r)
-		devpm_dev_abort(b, "%s: resumed, then not suspended again: %s",
+		devpm_block_abort(b, "%s: resumed, then not suspended again: %s",
 				a->what, r == 1 ? p->skip :
 				w.why[0] ? w.why : devpm_error());
 	devpm_metric(p->d.name, "access_resume_us", (double)(at - a->t0));
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "%s: resumed after %.1f ms, completed after %.1f ms, suspended again %.1f ms later",
-		       a->what, ms(at - a->t0), ms(a->t1 - a->t0),
-		       ms(w.at_us - a->t1));
+		       a->what, us_to_ms(at - a->t0), us_to_ms(a->t1 - a->t0),
+		       us_to_ms(w.at_us - a->t1));
 }
 
 TEST_F(pci, access_resumes_device)
@@ -362,9 +370,9 @@ TEST_F(pci, access_resumes_device)
 	/* All devices at once: each access is timed in its own thread. */
 	devpm_trace_poll(c.s->t, 0);
 	run_threads(c.s, self->a, access_one);
-	devpm_sub_begin(&self->sub, "access_resumes_device");
+	devpm_subtest_begin(&self->sub, "access_resumes_device");
 	run_each(&self->sub, &c, self->a, resumes_one);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 static int snapshot_counts(struct devpm_pci_dev *p, long *usage, long *kids)
@@ -418,8 +426,8 @@ static int cycle_wait(struct action *a)
 		if (ts.tv_nsec < 8000000L)
 			ts.tv_nsec *= 2;
 	}
-	/* It waited out its autosuspend delay (floor.h). */
-	devpm_floor_add_before(devpm_now_us(), own_delay_ms(a->p));
+	/* It waited out its autosuspend delay (least_time.h). */
+	devpm_least_time_add_before(devpm_now_us(), own_delay_ms(a->p));
 	return 0;
 }
 
@@ -469,7 +477,7 @@ static void *cycles(void *arg)
 }
 
 /* The device's accesses in cycles: usage counts as before, trace agrees. */
-static void check_balance(struct devpm_dev_block *b, struct devpm_pci_set *s,
+static void check_balance(struct devpm_block *b, struct devpm_pci_set *s,
 			  struct action *a)
 {
 	struct devpm_pci_dev *p = a->p;
@@ -479,7 +487,7 @@ static void check_balance(struct devpm_dev_block *b, struct devpm_pci_set *s,
 	int resumes, traced = -1;
 
 	if (a->err)
-		devpm_dev_abort(b, "cycle %d of %d: %s: %s", a->done + 1,
+		devpm_block_abort(b, "cycle %d of %d: %s: %s", a->done + 1,
 				cycles_of(a), a->what, a->why);
 	snapshot_counts(p, &usage, &kids);
 	devpm_trace_poll(s->t, 0);
@@ -489,49 +497,49 @@ static void check_balance(struct devpm_dev_block *b, struct devpm_pci_set *s,
 	traced = devpm_rpm_last_usage(ev, n, p->d.name, a->start_us,
 				      devpm_now_us());
 	if (resumes < cycles_of(a))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%d cycles of %s but %d resumes traced: it did not cycle",
 				cycles_of(a), a->what, resumes);
 	if (usage != a->usage0 || kids != a->kids0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"after %d cycles of %s: runtime_usage %ld (was %ld), runtime_active_kids %ld (was %ld)",
 				cycles_of(a), a->what, usage, a->usage0, kids,
 				a->kids0);
 	if (traced < 0 || (usage >= 0 && traced != usage) ||
 	    (usage < 0 && traced != 0))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"after %d cycles: the last rpm event shows usage %d, runtime_usage says %ld",
 				cycles_of(a), traced, usage);
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "%d cycles of %s (%d resumes) in %.0f ms: usage %ld, active kids %ld as before; trace agrees",
 		       cycles_of(a), a->what, resumes,
-		       ms(a->end_us - a->start_us), usage, kids);
+		       us_to_ms(a->end_us - a->start_us), usage, kids);
 }
 
-/* No access known: control on -> auto cycles (rule 4, lib/cycle.c). */
-static void check_control_cycles(struct devpm_dev_block *b,
+/* No access known: control on -> auto cycles (rule 4, lib/judge/usage_cycle.c). */
+static void check_control_cycles(struct devpm_block *b,
 				 struct devpm_pci_set *s,
 				 struct devpm_pci_dev *p)
 {
-	struct devpm_cycle c;
+	struct devpm_usage_cycle c;
 
-	if (devpm_cycle_control(&p->d, s->t, CYCLES, DEVPM_PCI_BOUND_MS, &c))
-		devpm_dev_abort(b, "%s (driver %s)",
+	if (devpm_usage_cycle_control(&p->d, s->t, CYCLES, DEVPM_PCI_BOUND_MS, &c))
+		devpm_block_abort(b, "%s (driver %s)",
 				c.why[0] ? c.why : devpm_error(),
 				p->d.driver[0] ? p->d.driver : "none");
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "no access known: %d control on/auto cycles in %.0f ms, each suspended again with usage %ld (%s) as at baseline",
-		       c.done, ms(c.elapsed_us), c.usage, c.usage_src);
+		       c.done, us_to_ms(c.elapsed_us), c.usage, c.usage_src);
 }
 
-static void balance_one(struct devpm_dev_block *b, void *arg)
+static void balance_one(struct devpm_block *b, void *arg)
 {
 	struct access_ctx *c = arg;
 
 	if (!c->p->part && c->a->kind == ACT_CONTROL)
 		check_control_cycles(b, c->s, c->p);
 	else if (!c->p->part)
-		devpm_dev_skip(b, "%s", c->p->skip);
+		devpm_block_skip(b, "%s", c->p->skip);
 	else
 		check_balance(b, c->s, c->a);
 }
@@ -551,9 +559,9 @@ TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
 					&self->a[i].kids0);
 	/* Every device cycles in a thread of its own, all at once. */
 	run_threads(s, self->a, cycles);
-	devpm_sub_begin(&self->sub, "usage_balanced_after_cycles");
+	devpm_subtest_begin(&self->sub, "usage_balanced_after_cycles");
 	run_each(&self->sub, &c, self->a, balance_one);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 static bool uses_autosuspend(const struct devpm_pci_dev *p, char *why,
@@ -572,7 +580,7 @@ static bool uses_autosuspend(const struct devpm_pci_dev *p, char *why,
  * may follow the timer's hard expiry by DEVPM_AUTOSUSPEND_LATE_MS of
  * interrupt and host latency (autosuspend_timer.h).
  */
-static void delay_one(struct devpm_dev_block *b, void *arg)
+static void delay_one(struct devpm_block *b, void *arg)
 {
 	struct access_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -586,36 +594,36 @@ static void delay_one(struct devpm_dev_block *b, void *arg)
 	size_t n;
 
 	if (!p->part)
-		devpm_dev_skip(b, "%s", p->skip);
+		devpm_block_skip(b, "%s", p->skip);
 	if (devpm_dev_attr(&p->d, "autosuspend_delay_ms", k, sizeof(k)) < 0 ||
 	    devpm_knob_write_long(k, AUTOSUSPEND_MS) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
 	if (action_do(a) < 0)
-		devpm_dev_abort(b, "%s failed: %s", a->what, devpm_error());
+		devpm_block_abort(b, "%s failed: %s", a->what, devpm_error());
 	t1 = devpm_now_us();
 	p->delay_ms = AUTOSUSPEND_MS;
 	if (suspended_again(s, p, &w))
-		devpm_dev_abort(b, "not suspended %d ms after %s: %s",
+		devpm_block_abort(b, "not suspended %d ms after %s: %s",
 				AUTOSUSPEND_MS + DEVPM_PCI_BOUND_MS, a->what,
 				w.why[0] ? w.why : p->skip);
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
 	if (devpm_autosuspend_find(ev, n, p->d.name, t0, t1, w.at_us, &tm, why,
 				   sizeof(why)))
-		devpm_dev_abort(b, "%s: %s", a->what, why);
+		devpm_block_abort(b, "%s: %s", a->what, why);
 	devpm_metric(p->d.name, "autosuspend_error_ms",
-		     ms(tm.suspend_us - tm.put_us) - AUTOSUSPEND_MS);
+		     us_to_ms(tm.suspend_us - tm.put_us) - AUTOSUSPEND_MS);
 	late = tm.suspend_us > tm.hard_us ? tm.suspend_us - tm.hard_us : 0;
 	devpm_metric(p->d.name, "timer_late_us", (double)late);
 	if (devpm_autosuspend_judge(&tm, AUTOSUSPEND_MS, why, sizeof(why)))
-		devpm_dev_abort(b, "%s (%s)", why, a->what);
-	devpm_dev_pass(b,
+		devpm_block_abort(b, "%s (%s)", why, a->what);
+	devpm_block_pass(b,
 		       "suspend began %.1f ms after the last access (%s): timer armed for %.1f..%.1f ms, fired at %.1f ms",
-		       ms(tm.suspend_us - tm.put_us), a->what,
-		       ms(tm.soft_us - tm.put_us), ms(tm.hard_us - tm.put_us),
-		       ms(tm.fired_us - tm.put_us));
+		       us_to_ms(tm.suspend_us - tm.put_us), a->what,
+		       us_to_ms(tm.soft_us - tm.put_us), us_to_ms(tm.hard_us - tm.put_us),
+		       us_to_ms(tm.fired_us - tm.put_us));
 }
 
 TEST_F(pci, autosuspend_delay_honoured)
@@ -629,9 +637,9 @@ TEST_F(pci, autosuspend_delay_honoured)
 	    devpm_trace_add_event(c.s->t, "timer:hrtimer_expire_entry",
 				  NULL) < 0)
 		SKIP(return, "no hrtimer trace events: %s", devpm_error());
-	devpm_sub_begin(&self->sub, "autosuspend_delay_honoured");
+	devpm_subtest_begin(&self->sub, "autosuspend_delay_honoured");
 	run_each(&self->sub, &c, self->a, delay_one);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 DEVPM_TEST_MAIN(info)

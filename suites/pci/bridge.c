@@ -12,8 +12,13 @@
  * recomputed.  The opposite is checked first: with one child held active
  * (control=on) the port refuses to idle.
  */
-#include "test.h"
-#include "pset_fixture.h"
+#include "harness/test.h"
+#include "bus/pci/pci_role.h"
+#include "bus/pci/pci_set.h"
+#include "bus/pci/pci_settle.h"
+#include "rpm/subtree.h"
+#include "trace/transition.h"
+#include "pci_set_fixture.h"
 
 static const struct devpm_test_info info = {
 	.suite = "pci",
@@ -91,7 +96,7 @@ static void bridge_unfit(struct devpm_pci_dev *b, struct devpm_pci_dev **kids,
 }
 
 /* With its children held active, the port must refuse to suspend. */
-static void held_child_blocks(struct devpm_dev_block *b,
+static void held_child_blocks(struct devpm_block *b,
 			      struct devpm_pci_set *s,
 			      struct devpm_pci_dev *br)
 {
@@ -102,25 +107,25 @@ static void held_child_blocks(struct devpm_dev_block *b,
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
 	if (devpm_pci_dev_control(br, "auto") < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	/* pm_runtime_allow() runs rpm_idle: it must fail with -EBUSY. */
 	for (;;) {
 		ev = devpm_trace_events(s->t, &n);
 		if (devpm_rpm_suspended_at(ev, n, br->d.name, t0,
 					   devpm_now_us(), NULL))
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"suspended while its children were held active (control=on)");
 		if (devpm_now_us() - t0 > 200 * 1000)
 			break;
 		devpm_trace_poll(s->t, 50);
 	}
 	if (!devpm_pci_dev_status_is(br, "active"))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"not active while its children were held active");
 }
 
 /* Suspend order and resume order; what was measured in why. */
-static void check_order(struct devpm_dev_block *b, struct devpm_pci_set *s,
+static void check_order(struct devpm_block *b, struct devpm_pci_set *s,
 			struct devpm_pci_dev *br, struct devpm_pci_dev **kids,
 			size_t nk, uint64_t from, char *why, size_t len)
 {
@@ -131,16 +136,16 @@ static void check_order(struct devpm_dev_block *b, struct devpm_pci_set *s,
 
 	for (i = 0; i < nk; i++)
 		if (devpm_pci_dev_wait_suspended(s, kids[i], &w))
-			devpm_dev_abort(b, "%s did not suspend: %s",
+			devpm_block_abort(b, "%s did not suspend: %s",
 					kids[i]->d.name,
 					w.why[0] ? w.why : kids[i]->skip);
 	if (devpm_wait_status(&br->d, s->t, "suspended",
 			      devpm_pci_dev_left_ms(br), &w) < 0) {
 		if (cmdline_has("pcie_port_pm=force"))
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"did not suspend after its children (pcie_port_pm=force given): %s",
 					w.why);
-		devpm_dev_skip(b,
+		devpm_block_skip(b,
 			       "bridge D3 not allowed here (pci_bridge_d3_possible(): BIOS before 2015 or hotplug bridge); boot with pcie_port_pm=force: %s",
 			       w.why);
 	}
@@ -148,15 +153,15 @@ static void check_order(struct devpm_dev_block *b, struct devpm_pci_set *s,
 	ev = devpm_trace_events(s->t, &n);
 	bat = devpm_rpm_suspended_at(ev, n, br->d.name, from, w.at_us, &dur);
 	if (!bat)
-		devpm_dev_abort(b, "no traced suspend of the bridge");
+		devpm_block_abort(b, "no traced suspend of the bridge");
 	bcall = bat - dur;
 	for (i = 0; i < nk; i++) {
 		kat[i] = devpm_rpm_suspended_at(ev, n, kids[i]->d.name, from,
 						bat, NULL);
 		if (!kat[i] || kat[i] > bcall)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"began suspending at +%.1f ms, before %s had suspended (%s)",
-					ms(bcall - from), kids[i]->d.name,
+					us_to_ms(bcall - from), kids[i]->d.name,
 					kat[i] ? "later" :
 					"no suspend traced before");
 		if (kat[i] > last_kid)
@@ -169,12 +174,12 @@ static void check_order(struct devpm_dev_block *b, struct devpm_pci_set *s,
 	t1 = devpm_now_us();
 	for (i = 0; i < nk; i++)
 		if (devpm_pci_dev_control(kids[i], "on") < 0)
-			devpm_dev_abort(b, "%s", devpm_error());
+			devpm_block_abort(b, "%s", devpm_error());
 	devpm_trace_poll(s->t, 0);
 	ev = devpm_trace_events(s->t, &n);
 	if (devpm_rpm_resumes(ev, n, br->d.name, t1, devpm_now_us(), &pat,
 			      1) < 1)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"children resumed without a traced resume of the bridge");
 	first = 0;
 	for (i = 0; i < nk; i++) {
@@ -182,14 +187,14 @@ static void check_order(struct devpm_dev_block *b, struct devpm_pci_set *s,
 
 		if (devpm_rpm_resumes(ev, n, kids[i]->d.name, t1,
 				      devpm_now_us(), &at, 1) < 1)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"control=on gave no traced resume of %s",
 					kids[i]->d.name);
 		if (at < pat)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"%s resumed at +%.1f ms, before the bridge (+%.1f ms)",
-					kids[i]->d.name, ms(at - t1),
-					ms(pat - t1));
+					kids[i]->d.name, us_to_ms(at - t1),
+					us_to_ms(pat - t1));
 		if (!first || at < first)
 			first = at;
 	}
@@ -208,7 +213,7 @@ struct bridge_ctx {
 };
 
 /* One bridge: held by its children, then after them, before them. */
-static void bridge_one(struct devpm_dev_block *b, void *arg)
+static void bridge_one(struct devpm_block *b, void *arg)
 {
 	struct bridge_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -220,16 +225,16 @@ static void bridge_one(struct devpm_dev_block *b, void *arg)
 	nk = kids_of(s, br, kids);
 	bridge_unfit(br, kids, nk, why, sizeof(why));
 	if (why[0])
-		devpm_dev_skip(b, "%s", why);
+		devpm_block_skip(b, "%s", why);
 	/* All active to begin with; the subtrees below the children idle. */
 	if (devpm_pci_dev_control(br, "on") < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	for (i = 0; i < nk; i++)
 		if (devpm_pci_dev_control(kids[i], "on") < 0 ||
 		    devpm_subtree_allow(&kids[i]->d, false,
 					&kids[i]->delay_ms, &s->undo) < 0 ||
 		    d3cold_toggle(kids[i]) < 0)
-			devpm_dev_abort(b, "%s", devpm_error());
+			devpm_block_abort(b, "%s", devpm_error());
 	held_child_blocks(b, s, br);
 	from = devpm_now_us();
 	br->deadline_us = from;
@@ -241,13 +246,13 @@ static void bridge_one(struct devpm_dev_block *b, void *arg)
 		if (kids[i]->deadline_us > br->deadline_us)
 			br->deadline_us = kids[i]->deadline_us;
 		if (devpm_pci_dev_control(kids[i], "auto") < 0)
-			devpm_dev_abort(b, "%s", devpm_error());
+			devpm_block_abort(b, "%s", devpm_error());
 	}
 	devpm_dev_snapshot(&br->d);
 	if (br->d.rpm.have_autosuspend && br->d.rpm.autosuspend_delay_ms > 0)
 		br->deadline_us += br->d.rpm.autosuspend_delay_ms * 1000;
 	check_order(b, s, br, kids, nk, from, why, sizeof(why));
-	devpm_dev_pass(b, "%s; held children kept it active", why);
+	devpm_block_pass(b, "%s; held children kept it active", why);
 }
 
 TEST_F(pci, bridge_order)
@@ -259,15 +264,15 @@ TEST_F(pci, bridge_order)
 	if (!s->t)
 		SKIP(return, "needs rpm trace events: %s", s->trace_why);
 	devpm_pci_set_parts(s, true, NULL);
-	devpm_sub_begin(&self->sub, "bridge_order");
+	devpm_subtest_begin(&self->sub, "bridge_order");
 	for (i = 0; i < s->n; i++) {
 		c.br = &s->v[i];
 		/* Not a bridge: no line of this case. */
 		if (c.br->info_r < 0 || !c.br->info.bridge)
 			continue;
-		devpm_dev_run(&self->sub, c.br->d.name, bridge_one, &c);
+		devpm_block_run(&self->sub, c.br->d.name, bridge_one, &c);
 	}
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -8,7 +8,11 @@
  * one per active port) is judged with its subtree let suspend; a kernel
  * without runtime_usage is asked through the trace (devpm_pci_role_probe).
  */
-#include "test.h"
+#include "harness/test.h"
+#include "bus/pci/pci.h"
+#include "bus/pci/pci_role.h"
+#include "bus/pci/pci_set.h"
+#include "bus/pci/pci_settle.h"
 #include "pci_suite.h"
 
 static const struct devpm_test_info info = {
@@ -49,7 +53,7 @@ struct classify_ctx {
 };
 
 /* One device's role, with its identity, driver and class name. */
-static void classify_one(struct devpm_dev_block *b, void *arg)
+static void classify_one(struct devpm_block *b, void *arg)
 {
 	struct classify_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -57,7 +61,7 @@ static void classify_one(struct devpm_dev_block *b, void *arg)
 	char label[96];
 
 	if (p->info_r < 0)
-		devpm_dev_abort(b, "config space: %s", p->info_why);
+		devpm_block_abort(b, "config space: %s", p->info_why);
 	if (p->role.role == DEVPM_PCI_UNKNOWN && !s->t)
 		snprintf(p->skip, sizeof(p->skip), "no trace: %s",
 			 s->trace_why);
@@ -71,21 +75,21 @@ static void classify_one(struct devpm_dev_block *b, void *arg)
 	devpm_pci_names(s->pci, &p->info);
 	devpm_pci_dev_label(p, label, sizeof(label));
 	if (p->busy)
-		devpm_dev_skip(b, "%s '%s': cannot tell: %s", label,
+		devpm_block_skip(b, "%s '%s': cannot tell: %s", label,
 			       p->info.class_name, p->skip);
 	if (!p->role.consistent)
-		devpm_dev_abort(b, "%s '%s': %s", label, p->info.class_name,
+		devpm_block_abort(b, "%s '%s': %s", label, p->info.class_name,
 				p->role.why);
 	if (p->role.role == DEVPM_PCI_UNKNOWN)
-		devpm_dev_skip(b, "%s '%s': %s; %s", label,
+		devpm_block_skip(b, "%s '%s': %s; %s", label,
 			       p->info.class_name, p->role.why, p->skip);
-	devpm_dev_pass(b, "%s '%s': %s: %s", label, p->info.class_name,
+	devpm_block_pass(b, "%s '%s': %s: %s", label, p->info.class_name,
 		       devpm_pci_role_name(p->role.role), p->role.why);
 }
 
 TEST_F(pci, classify)
 {
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	struct devpm_pci_set s;
 	struct classify_ctx c = { .s = &s };
 	size_t i;
@@ -93,13 +97,13 @@ TEST_F(pci, classify)
 
 	r = devpm_pci_set_open(&s);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
-	devpm_sub_begin(&sub, "classify");
+	devpm_subtest_begin(&sub, "classify");
 	for (i = 0; i < s.n; i++) {
 		c.p = &s.v[i];
-		devpm_dev_run(&sub, c.p->d.name, classify_one, &c);
+		devpm_block_run(&sub, c.p->d.name, classify_one, &c);
 	}
 	devpm_pci_set_close(&s);
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 }
 
 DEVPM_TEST_MAIN(info)

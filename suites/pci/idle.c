@@ -4,14 +4,18 @@
  * their runtime status, a config read leaves D3hot alone, control=on
  * resumes at once, and the active/suspended time accounting adds up.
  *
- * Each case lets the devices that may suspend do so (lib/pci_settle.h), giving
+ * Each case lets the devices that may suspend do so (lib/bus/pci/pci_settle.h), giving
  * unbound devices with a PM capability to vfio-pci first: that is the path
  * to D3hot at runtime.  Everything written is put back when the case ends.
  */
 #include <time.h>
 
-#include "test.h"
-#include "pset_fixture.h"
+#include "harness/test.h"
+#include "bus/pci/pci.h"
+#include "bus/pci/pci_set.h"
+#include "bus/pci/pci_settle.h"
+#include "trace/transition.h"
+#include "pci_set_fixture.h"
 
 static const struct devpm_test_info info = {
 	.suite = "pci",
@@ -71,7 +75,7 @@ struct idle_ctx {
 };
 
 /* One device let suspend: it must, within its delay and the bound. */
-static void suspend_one(struct devpm_dev_block *b, void *arg)
+static void suspend_one(struct devpm_block *b, void *arg)
 {
 	struct idle_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -83,20 +87,20 @@ static void suspend_one(struct devpm_dev_block *b, void *arg)
 	int r;
 
 	if (!p->part)
-		devpm_dev_skip(b, "%s", p->skip);
+		devpm_block_skip(b, "%s", p->skip);
 	/* The opposite first: control=on kept it active. */
 	if (strcmp(p->on_status, "active"))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"control=on left runtime_status %s (pm_runtime_forbid() resumes)",
 				p->on_status);
 	limit = p->delay_ms + DEVPM_PCI_BOUND_MS;
 	r = devpm_pci_dev_wait_suspended(s, p, &w);
 	if (r == 1)
-		devpm_dev_skip(b, "%s", p->skip);
+		devpm_block_skip(b, "%s", p->skip);
 	if (r < 0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s %.0f ms after control=auto, limit %llu ms (autosuspend delay %ld + %d): %s",
-				w.status, ms(devpm_now_us() - p->allow_us),
+				w.status, us_to_ms(devpm_now_us() - p->allow_us),
 				(unsigned long long)limit, p->delay_ms,
 				DEVPM_PCI_BOUND_MS,
 				w.why[0] ? w.why : devpm_error());
@@ -108,26 +112,26 @@ static void suspend_one(struct devpm_dev_block *b, void *arg)
 					    w.at_us, NULL);
 	}
 	if (!at) {
-		devpm_dev_pass(b,
+		devpm_block_pass(b,
 			       "suspended within %.1f ms (polled: %s), limit %llu ms",
-			       ms(w.at_us - p->allow_us),
+			       us_to_ms(w.at_us - p->allow_us),
 			       s->t ? "no rpm_suspend return in the trace" :
 				      s->trace_why,
 			       (unsigned long long)limit);
 		return;
 	}
 	devpm_metric(p->d.name, "suspend_us", (double)(at - p->allow_us));
-	devpm_dev_pass(b, "suspended %.1f ms after control=auto, limit %llu ms",
-		       ms(at - p->allow_us), (unsigned long long)limit);
+	devpm_block_pass(b, "suspended %.1f ms after control=auto, limit %llu ms",
+		       us_to_ms(at - p->allow_us), (unsigned long long)limit);
 }
 
 /* Each device of c's set in a block of its own run by fn. */
-static void run_each(struct devpm_sub *sub, struct idle_ctx *c,
-		     devpm_dev_fn *fn)
+static void run_each(struct devpm_subtest *sub, struct idle_ctx *c,
+		     devpm_block_fn *fn)
 {
 	for (c->i = 0; c->i < c->s->n; c->i++) {
 		c->p = &c->s->v[c->i];
-		devpm_dev_run(sub, c->p->d.name, fn, c);
+		devpm_block_run(sub, c->p->d.name, fn, c);
 	}
 }
 
@@ -137,13 +141,13 @@ TEST_F(pci, idle_devices_suspend)
 
 	devpm_pci_set_parts(c.s, true, NULL);
 	devpm_pci_set_allow(c.s, true, false);
-	devpm_sub_begin(&self->sub, "idle_devices_suspend");
+	devpm_subtest_begin(&self->sub, "idle_devices_suspend");
 	run_each(&self->sub, &c, suspend_one);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 /* One device's D-state against its runtime status. */
-static void dstate_one(struct devpm_dev_block *b, void *arg)
+static void dstate_one(struct devpm_block *b, void *arg)
 {
 	struct idle_ctx *c = arg;
 	struct devpm_pci_dev *p = c->p;
@@ -154,51 +158,51 @@ static void dstate_one(struct devpm_dev_block *b, void *arg)
 	int pm;
 
 	if (p->info_r < 0)
-		devpm_dev_abort(b, "config space: %s", p->info_why);
+		devpm_block_abort(b, "config space: %s", p->info_why);
 	if (!p->info.pm_cap) {
 		if (ps > DEVPM_PCI_D0)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"power_state %s without a PM capability",
 					ps_name);
 		if (!strcmp(status, "suspended"))
-			devpm_dev_pass(b,
+			devpm_block_pass(b,
 				       "suspended, still in D0: no PM capability, no lower state (power_state %s)",
 				       ps_name);
 		else
-			devpm_dev_pass(b,
+			devpm_block_pass(b,
 				       "%s in D0: no PM capability (power_state %s)",
 				       status, ps_name);
 		return;
 	}
 	pm = devpm_pci_pmcsr(c->s->pci, p->d.name, &pmcsr);
 	if (pm < 0)
-		devpm_dev_abort(b, "PMCSR: %s", devpm_error());
+		devpm_block_abort(b, "PMCSR: %s", devpm_error());
 	if (ps >= 0 && ps != pm)
-		devpm_dev_abort(b, "power_state %s but PMCSR %#06x says %s",
+		devpm_block_abort(b, "power_state %s but PMCSR %#06x says %s",
 				ps_name, pmcsr, devpm_pci_dstate_name(pm));
 	if (!strcmp(status, "active")) {
 		if (pm != DEVPM_PCI_D0)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"active in %s (PMCSR %#06x), expected D0",
 					devpm_pci_dstate_name(pm), pmcsr);
-		devpm_dev_pass(b, "active in D0 (PMCSR %#06x, power_state %s)",
+		devpm_block_pass(b, "active in D0 (PMCSR %#06x, power_state %s)",
 			       pmcsr, ps_name);
 		return;
 	}
 	if (strcmp(status, "suspended"))
-		devpm_dev_skip(b, "runtime_status %s", status);
+		devpm_block_skip(b, "runtime_status %s", status);
 	if (!p->d.driver[0]) {
-		devpm_dev_pass(b,
+		devpm_block_pass(b,
 			       "suspended unbound in %s (PMCSR %#06x): pci_pm_runtime_suspend() only saves state",
 			       devpm_pci_dstate_name(pm), pmcsr);
 		return;
 	}
 	if (pm < DEVPM_PCI_D3HOT)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"suspended by %s but in %s (PMCSR %#06x, power_state %s), expected D3hot",
 				p->d.driver, devpm_pci_dstate_name(pm), pmcsr,
 				ps_name);
-	devpm_dev_pass(b, "suspended by %s in %s (PMCSR %#06x, power_state %s)",
+	devpm_block_pass(b, "suspended by %s in %s (PMCSR %#06x, power_state %s)",
 		       p->d.driver, devpm_pci_dstate_name(pm), pmcsr, ps_name);
 }
 
@@ -224,10 +228,10 @@ TEST_F(pci, d_state_matches_status)
 					    sizeof(at[i].ps_name));
 	}
 	c.at = at;
-	devpm_sub_begin(&self->sub, "d_state_matches_status");
+	devpm_subtest_begin(&self->sub, "d_state_matches_status");
 	run_each(&self->sub, &c, dstate_one);
 	free(at);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 /* Resumes of dev traced in [from, to]: started calls that completed. */
@@ -243,7 +247,7 @@ static int traced_resumes(struct devpm_pci_set *s, const char *dev,
 }
 
 /* A config read of a device in D3hot: it must stay suspended there. */
-static void config_read_one(struct devpm_dev_block *b, void *arg)
+static void config_read_one(struct devpm_block *b, void *arg)
 {
 	struct idle_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -255,9 +259,9 @@ static void config_read_one(struct devpm_dev_block *b, void *arg)
 	int n, pn = 0, pm, ps;
 
 	if (!p->part)
-		devpm_dev_skip(b, "%s", p->skip);
+		devpm_block_skip(b, "%s", p->skip);
 	if (read_power_state(p, psn, sizeof(psn)) != DEVPM_PCI_D3HOT)
-		devpm_dev_skip(b, "suspended in power_state %s, not D3hot%s",
+		devpm_block_skip(b, "suspended in power_state %s, not D3hot%s",
 			       psn, p->info.pm_cap ? "" :
 			       ": no PM capability");
 	if (parent)
@@ -265,7 +269,7 @@ static void config_read_one(struct devpm_dev_block *b, void *arg)
 	devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
 	if (devpm_pci_read_config(s->pci, p->d.name, cfg, sizeof(cfg)) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	t1 = devpm_now_us();
 	n = traced_resumes(s, p->d.name, t0, t1);
 	if (parent)
@@ -274,20 +278,20 @@ static void config_read_one(struct devpm_dev_block *b, void *arg)
 	ps = read_power_state(p, psn, sizeof(psn));
 	if (n || !devpm_pci_dev_status_is(p, "suspended") ||
 	    ps != DEVPM_PCI_D3HOT || pm != DEVPM_PCI_D3HOT)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"a %zu-byte config read resumed it: %d rpm_resume in the trace, power_state %s, PMCSR %s",
 				sizeof(cfg), n, psn, devpm_pci_dstate_name(pm));
 	/* The opposite: a resume of this device does show in the trace. */
 	t0 = devpm_now_us();
 	if (devpm_pci_dev_control(p, "on") < 0)
-		devpm_dev_abort(b, "control=on: %s", devpm_error());
+		devpm_block_abort(b, "control=on: %s", devpm_error());
 	t1 = devpm_now_us();
 	if (traced_resumes(s, p->d.name, t0, t1) != 1)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"control=on gave no traced resume: the trace cannot vouch that the read did not resume it");
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "config read in %.2f ms left it suspended in D3hot (no rpm_resume; parent %s resumed %d times); control=on resumed it",
-		       ms(t1 - t0), parent ? parent + 1 : "-", pn);
+		       us_to_ms(t1 - t0), parent ? parent + 1 : "-", pn);
 }
 
 TEST_F(pci, config_read_keeps_d3hot)
@@ -299,13 +303,13 @@ TEST_F(pci, config_read_keeps_d3hot)
 	devpm_pci_set_parts(c.s, true, want_pm_cap);
 	devpm_pci_set_allow(c.s, false, true);
 	devpm_pci_set_settle(c.s);
-	devpm_sub_begin(&self->sub, "config_read_keeps_d3hot");
+	devpm_subtest_begin(&self->sub, "config_read_keeps_d3hot");
 	run_each(&self->sub, &c, config_read_one);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 /* control=on of a suspended device: active when the write returns. */
-static void forbid_one(struct devpm_dev_block *b, void *arg)
+static void forbid_one(struct devpm_block *b, void *arg)
 {
 	struct idle_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
@@ -318,26 +322,26 @@ static void forbid_one(struct devpm_dev_block *b, void *arg)
 	int r;
 
 	if (!p->part)
-		devpm_dev_skip(b, "%s", p->skip);
+		devpm_block_skip(b, "%s", p->skip);
 	if (s->t)
 		devpm_trace_poll(s->t, 0);
 	t0 = devpm_now_us();
 	r = devpm_pci_dev_control(p, "on");
 	t1 = devpm_now_us();
 	if (r < 0 || devpm_dev_status(&p->d, st, sizeof(st)) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	if (strcmp(st, "active"))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"control=on returned after %.2f ms with runtime_status %s, expected active",
-				ms(t1 - t0), st);
+				us_to_ms(t1 - t0), st);
 	at = 0;
 	if (s->t) {
 		devpm_trace_poll(s->t, 0);
 		ev = devpm_trace_events(s->t, &n);
 		if (devpm_rpm_resumes(ev, n, p->d.name, t0, t1, &at, 1) != 1)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"active after control=on but no resume completed in the trace within the write (%.2f ms)",
-					ms(t1 - t0));
+					us_to_ms(t1 - t0));
 		devpm_metric(p->d.name, "resume_us", (double)(at - t0));
 	}
 	/* The opposite: control=auto lets it suspend again. */
@@ -347,12 +351,12 @@ static void forbid_one(struct devpm_dev_block *b, void *arg)
 	memset(&w, 0, sizeof(w));
 	if (devpm_pci_dev_control(p, "auto") < 0 ||
 	    devpm_pci_dev_wait_suspended(s, p, &w) != 0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"resumed, but not suspended again after control=auto: %s",
 				w.why[0] ? w.why : devpm_error());
-	devpm_dev_pass(b, "active when control=on returned (%.2f ms%s%.2f ms)",
-		       ms(t1 - t0), at ? ", resumed in " : ", polled",
-		       at ? ms(at - t0) : 0.0);
+	devpm_block_pass(b, "active when control=on returned (%.2f ms%s%.2f ms)",
+		       us_to_ms(t1 - t0), at ? ", resumed in " : ", polled",
+		       at ? us_to_ms(at - t0) : 0.0);
 }
 
 TEST_F(pci, forbid_resumes_immediately)
@@ -362,9 +366,9 @@ TEST_F(pci, forbid_resumes_immediately)
 	devpm_pci_set_parts(c.s, true, NULL);
 	devpm_pci_set_allow(c.s, false, true);
 	devpm_pci_set_settle(c.s);
-	devpm_sub_begin(&self->sub, "forbid_resumes_immediately");
+	devpm_subtest_begin(&self->sub, "forbid_resumes_immediately");
 	run_each(&self->sub, &c, forbid_one);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 /* runtime_active_time and runtime_suspended_time (ms), status, when. */
@@ -399,7 +403,7 @@ static void hold_ms(int n)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = n * 1000000L };
 
-	devpm_floor_add(devpm_now_us(), (uint64_t)n * 1000);
+	devpm_least_time_add(devpm_now_us(), (uint64_t)n * 1000);
 	while (nanosleep(&ts, &ts))
 		;
 }
@@ -414,7 +418,7 @@ static int check_window(const struct times *t0, const struct times *t1,
 			const char *held, char *why, size_t len)
 {
 	long long da = t1->a - t0->a, ds = t1->s - t0->s;
-	double el = ms(t1->at - t0->at), tol = el / 100 + 10;
+	double el = us_to_ms(t1->at - t0->at), tol = el / 100 + 10;
 	bool active = !strcmp(held, "active");
 
 	if (!t0->ok || !t1->ok) {
@@ -466,7 +470,7 @@ struct acct {
 };
 
 /* Both windows of a device: the time of the status held grew alone. */
-static void accounting_one(struct devpm_dev_block *b, void *arg)
+static void accounting_one(struct devpm_block *b, void *arg)
 {
 	struct idle_ctx *c = arg;
 	struct devpm_pci_dev *p = c->p;
@@ -474,34 +478,34 @@ static void accounting_one(struct devpm_dev_block *b, void *arg)
 	char why[256], st[16];
 
 	if (t->on_why[0])
-		devpm_dev_abort(b, "control=on: %s", t->on_why);
+		devpm_block_abort(b, "control=on: %s", t->on_why);
 	devpm_dev_status(&p->d, st, sizeof(st));
 	if (strcmp(st, "active") && strcmp(st, "suspended"))
-		devpm_dev_skip(b,
+		devpm_block_skip(b,
 			       "runtime_status %s: runtime PM disabled, nothing is accounted",
 			       st);
 	if (!steady(c->s, p, "active", &t->a0, &t->a1))
-		devpm_dev_skip(b,
+		devpm_block_skip(b,
 			       "not active throughout window A (it changed state by itself)");
 	if (check_window(&t->a0, &t->a1, "active", why, sizeof(why)))
-		devpm_dev_abort(b, "%s", why);
+		devpm_block_abort(b, "%s", why);
 	if (!p->part) {
-		devpm_dev_pass(b,
+		devpm_block_pass(b,
 			       "active %.0f ms: +%lld ms active, +0 suspended (it does not suspend: %s)",
-			       ms(t->a1.at - t->a0.at), t->a1.a - t->a0.a,
+			       us_to_ms(t->a1.at - t->a0.at), t->a1.a - t->a0.a,
 			       p->skip);
 		return;
 	}
 	if (!steady(c->s, p, "suspended", &t->b0, &t->b1))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"not suspended throughout window B (%.0f ms) though idle",
-				ms(t->b1.at - t->b0.at));
+				us_to_ms(t->b1.at - t->b0.at));
 	if (check_window(&t->b0, &t->b1, "suspended", why, sizeof(why)))
-		devpm_dev_abort(b, "%s", why);
-	devpm_dev_pass(b,
+		devpm_block_abort(b, "%s", why);
+	devpm_block_pass(b,
 		       "active %.0f ms: +%lld/+%lld ms; suspended %.0f ms: +%lld/+%lld ms (active/suspended)",
-		       ms(t->a1.at - t->a0.at), t->a1.a - t->a0.a,
-		       t->a1.s - t->a0.s, ms(t->b1.at - t->b0.at),
+		       us_to_ms(t->a1.at - t->a0.at), t->a1.a - t->a0.a,
+		       t->a1.s - t->a0.s, us_to_ms(t->b1.at - t->b0.at),
 		       t->b1.a - t->b0.a, t->b1.s - t->b0.s);
 }
 
@@ -539,10 +543,10 @@ TEST_F(pci, runtime_time_accounting)
 		read_times(&s->v[i], &t[i].b1);
 
 	c.acct = t;
-	devpm_sub_begin(&self->sub, "runtime_time_accounting");
+	devpm_subtest_begin(&self->sub, "runtime_time_accounting");
 	run_each(&self->sub, &c, accounting_one);
 	free(t);
-	DEVPM_SUB_END(&self->sub);
+	DEVPM_SUBTEST_END(&self->sub);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -21,7 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "mock/mock.h"
+#include "qos/qos.h"
 #include "qos_suite.h"
 
 static const struct devpm_test_info info = {
@@ -292,14 +294,14 @@ struct held_cpu {
 	long l1;
 };
 
-static void held_cpu_one(struct devpm_dev_block *b, void *arg)
+static void held_cpu_one(struct devpm_block *b, void *arg)
 {
 	const struct held_cpu *c = arg;
 
 	if (c->fail[0])
-		devpm_dev_abort(b, "%s", c->fail);
+		devpm_block_abort(b, "%s", c->fail);
 	if (!c->back)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"no state above %ld us entered within %d ms of closing the fd",
 				c->l1, WINDOW_MS);
 }
@@ -308,7 +310,7 @@ TEST_F(qos_cpu, cpu_dma_latency_limits_idle)
 {
 	char fail[DEVPM_CPUIDLE_MAX_CPUS][256], msg[256];
 	struct window w;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	long l1, l2;
 	int i, fd;
 	unsigned long long back;
@@ -316,21 +318,21 @@ TEST_F(qos_cpu, cpu_dma_latency_limits_idle)
 	if (!self->ok)
 		SKIP(return, "%s", self->why);
 	memset(fail, 0, sizeof(fail));
-	devpm_sub_begin(&s, "cpu_dma_latency_limits_idle");
+	devpm_subtest_begin(&s, "cpu_dma_latency_limits_idle");
 	l1 = limit_below(&self->base, 1);
 	l2 = limit_below(&self->base, self->base.nstates - 1);
 	fd = devpm_cpu_latency_open();
 	if (fd < 0) {
-		devpm_sub_skip(&s, "cpu_dma_latency", "%s", devpm_error());
-		DEVPM_SUB_END(&s);
+		devpm_subtest_skip(&s, "cpu_dma_latency", "%s", devpm_error());
+		DEVPM_SUBTEST_END(&s);
 		return;
 	}
 	/* Both write forms: a 4-byte s32, then hex text of another length. */
 	if (hold_and_judge(self->t, fd, true, l1, fail, msg, sizeof(msg)) ||
 	    hold_and_judge(self->t, fd, false, l2, fail, msg, sizeof(msg))) {
 		close(fd);
-		devpm_sub_fail(&s, "cpu_dma_latency", "%s", msg);
-		DEVPM_SUB_END(&s);
+		devpm_subtest_fail(&s, "cpu_dma_latency", "%s", msg);
+		DEVPM_SUBTEST_END(&s);
 		return;
 	}
 	close(fd);	/* the request goes with the fd */
@@ -345,10 +347,10 @@ TEST_F(qos_cpu, cpu_dma_latency_limits_idle)
 		char name[16];
 
 		snprintf(name, sizeof(name), "cpu%d", w.a.cpu[i]);
-		devpm_dev_run(&s, name, held_cpu_one, &c);
+		devpm_block_run(&s, name, held_cpu_one, &c);
 	}
 	devpm_metric("-", "deep_entries_after_close", (double)back);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* One CPU's resume-latency limit, and the case around it. */
@@ -364,7 +366,7 @@ struct resume_ctx {
 };
 
 /* The limit keeps the CPU out of deeper states; its removal lets them back. */
-static void limited_cpu_one(struct devpm_dev_block *b, void *arg)
+static void limited_cpu_one(struct devpm_block *b, void *arg)
 {
 	struct resume_ctx *c = arg;
 	struct devpm_qos_update u[8];
@@ -378,7 +380,7 @@ static void limited_cpu_one(struct devpm_dev_block *b, void *arg)
 	c->stop = true;
 	t0 = devpm_now_us();
 	if (devpm_knob_write(c->k, c->v) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	if (c->t) {
 		devpm_trace_poll(c->t, 10);
 		ev = devpm_trace_events(c->t, &n);
@@ -388,7 +390,7 @@ static void limited_cpu_one(struct devpm_dev_block *b, void *arg)
 					      sizeof(m));
 		devpm_note("%s: %s", c->name, m);
 		if (r <= 0)
-			devpm_dev_abort(b, "%s", m);
+			devpm_block_abort(b, "%s", m);
 	}
 	c->stop = false;
 	w = (struct window){ .limit = c->limit, .mask = 1 };
@@ -398,7 +400,7 @@ static void limited_cpu_one(struct devpm_dev_block *b, void *arg)
 	devpm_note("%s pm_qos_resume_latency_us %ld: %s", c->name, c->limit,
 		   d);
 	if (r <= 0)
-		devpm_dev_abort(b, "%s", m);
+		devpm_block_abort(b, "%s", m);
 	/* Back to no constraint: the deeper states return. */
 	devpm_knob_write(c->k, "0");
 	w = (struct window){ .limit = c->limit, .mask = 1, .above = true };
@@ -407,18 +409,18 @@ static void limited_cpu_one(struct devpm_dev_block *b, void *arg)
 		   c->name, c->limit,
 		   devpm_cpuidle_growth_above(&w.b, &w.a, 1, c->limit));
 	if (!devpm_cpuidle_growth_above(&w.b, &w.a, 1, c->limit))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"no state above %ld us entered within %d ms of removing the limit",
 				c->limit, WINDOW_MS);
 }
 
 /* A busy CPU may not idle deeply: only all-none is wrong. */
-static void other_cpu_one(struct devpm_dev_block *b, void *arg)
+static void other_cpu_one(struct devpm_block *b, void *arg)
 {
 	const struct resume_ctx *c = arg;
 
 	if (!c->g)
-		devpm_dev_skip(b,
+		devpm_block_skip(b,
 			       "entered no state above %ld us in the window (busy?)",
 			       c->limit);
 }
@@ -427,13 +429,13 @@ TEST_F(qos_cpu, cpu_resume_latency_limits_idle)
 {
 	struct resume_ctx c = { .t = self->t };
 	struct window w;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	char name[16];
 	int i;
 
 	if (!self->ok)
 		SKIP(return, "%s", self->why);
-	devpm_sub_begin(&s, "cpu_resume_latency_limits_idle");
+	devpm_subtest_begin(&s, "cpu_resume_latency_limits_idle");
 	c.limit = limit_below(&self->base, 1);
 	c.cpu0 = self->base.cpu[0];
 	snprintf(c.name, sizeof(c.name), "cpu%d", c.cpu0);
@@ -441,21 +443,21 @@ TEST_F(qos_cpu, cpu_resume_latency_limits_idle)
 		 "/sys/devices/system/cpu/%s/power/pm_qos_resume_latency_us",
 		 c.name);
 	snprintf(c.v, sizeof(c.v), "%ld", c.limit);
-	devpm_dev_run(&s, c.name, limited_cpu_one, &c);
+	devpm_block_run(&s, c.name, limited_cpu_one, &c);
 	if (c.stop) {
-		DEVPM_SUB_END(&s);
+		DEVPM_SUBTEST_END(&s);
 		return;
 	}
 	/* The other CPUs keep their deeper states under cpu0's limit. */
 	if (self->base.ncpus < 2) {
-		devpm_sub_skip(&s, "other-cpus",
+		devpm_subtest_skip(&s, "other-cpus",
 			       "one CPU with cpuidle states: no other CPU to show unaffected");
-		DEVPM_SUB_END(&s);
+		DEVPM_SUBTEST_END(&s);
 		return;
 	}
 	if (devpm_knob_write(c.k, c.v) < 0) {
-		devpm_sub_fail(&s, c.name, "%s", devpm_error());
-		DEVPM_SUB_END(&s);
+		devpm_subtest_fail(&s, c.name, "%s", devpm_error());
+		DEVPM_SUBTEST_END(&s);
 		return;
 	}
 	w = (struct window){ .limit = c.limit, .mask = ~1ULL, .above = true };
@@ -466,9 +468,9 @@ TEST_F(qos_cpu, cpu_resume_latency_limits_idle)
 		snprintf(name, sizeof(name), "cpu%d", w.a.cpu[i]);
 		devpm_note("%s under cpu%d's limit: states above %ld us +%llu",
 			   name, c.cpu0, c.limit, c.g);
-		devpm_dev_run(&s, name, other_cpu_one, &c);
+		devpm_block_run(&s, name, other_cpu_one, &c);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 QOS_TEST_MAIN(info, shared_setup, shared_cleanup)

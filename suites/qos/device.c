@@ -16,7 +16,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "mock/mock.h"
+#include "mock/qos_bench.h"
+#include "qos/qos.h"
+#include "trace/transition.h"
 #include "qos_suite.h"
 
 static const struct devpm_test_info info = {
@@ -64,7 +68,7 @@ FIXTURE_TEARDOWN(qos_dev)
  * and the trace must show rpm_check_suspend_allowed()'s -EPERM; else the
  * device's block ends failed with the reason.
  */
-static void expect_held(struct devpm_dev_block *b, struct devpm_qos_bench *m,
+static void expect_held(struct devpm_block *b, struct devpm_qos_bench *m,
 			uint64_t from_us, const char *what)
 {
 	struct devpm_wait_result res;
@@ -74,29 +78,29 @@ static void expect_held(struct devpm_dev_block *b, struct devpm_qos_bench *m,
 
 	r = devpm_wait_status(&m->d, m->t, "suspended", DEVPM_QOS_BENCH_HOLD_MS, &res);
 	if (!r)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s: suspended %llu us after control=auto, within %d ms (3 autosuspend delays of %d ms)",
 				what, (unsigned long long)res.waited_us,
 				DEVPM_QOS_BENCH_HOLD_MS,
 				DEVPM_QOS_BENCH_AUTOSUSPEND_MS);
 	if (r != -ETIMEDOUT)
-		devpm_dev_abort(b, "%s: %s", what, devpm_error());
+		devpm_block_abort(b, "%s: %s", what, devpm_error());
 	ev = devpm_qos_bench_events(m->t, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, still %s after %d ms; rpm_return_int -EPERM x%d; diagnosis: %s",
 		   m->d.name, what, res.status, DEVPM_QOS_BENCH_HOLD_MS, refused, res.why);
 	if (strcmp(res.status, "active"))
-		devpm_dev_abort(b, "%s: status %s, expected active", what,
+		devpm_block_abort(b, "%s: status %s, expected active", what,
 				res.status);
 	if (!refused)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s: stayed active but no rpm_return_int -EPERM (QoS refusal) in the trace",
 				what);
 	devpm_metric(m->d.name, "eperm_refusals", refused);
 }
 
 /* After a kick: the device must suspend, else its block ends failed. */
-static void expect_suspends(struct devpm_dev_block *b,
+static void expect_suspends(struct devpm_block *b,
 			    struct devpm_qos_bench *m, uint64_t from_us,
 			    const char *what)
 {
@@ -107,7 +111,7 @@ static void expect_suspends(struct devpm_dev_block *b,
 
 	if (devpm_wait_status_why(&m->d, m->t, "suspended",
 				  DEVPM_QOS_BENCH_SUSPEND_MS, &res))
-		devpm_dev_abort(b, "%s: not suspended in %d ms: %s", what,
+		devpm_block_abort(b, "%s: not suspended in %d ms: %s", what,
 				DEVPM_QOS_BENCH_SUSPEND_MS, res.why);
 	ev = devpm_qos_bench_events(m->t, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
@@ -115,12 +119,12 @@ static void expect_suspends(struct devpm_dev_block *b,
 		   m->d.name, what, (unsigned long long)res.waited_us,
 		   res.traced ? "yes" : "no", refused);
 	if (refused)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s: suspended, yet rpm_return_int -EPERM traced %d times",
 				what, refused);
 }
 
-static void na_blocks_one(struct devpm_dev_block *b, void *arg)
+static void na_blocks_one(struct devpm_block *b, void *arg)
 {
 	struct devpm_qos_bench *m = arg;
 	uint64_t t0;
@@ -129,22 +133,22 @@ static void na_blocks_one(struct devpm_dev_block *b, void *arg)
 	t0 = devpm_now_us();
 	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
 	    devpm_qos_bench_kick(m))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	expect_held(b, m, t0, "n/a (latency 0)");
 }
 
 TEST_F(qos_dev, resume_latency_na_blocks_suspend)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(&self->m))
 		SKIP(return, "%s", self->m.why);
-	devpm_sub_begin(&s, "resume_latency_na_blocks_suspend");
-	devpm_dev_run(&s, self->m.d.name, na_blocks_one, &self->m);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "resume_latency_na_blocks_suspend");
+	devpm_block_run(&s, self->m.d.name, na_blocks_one, &self->m);
+	DEVPM_SUBTEST_END(&s);
 }
 
-static void zero_one(struct devpm_dev_block *b, void *arg)
+static void zero_one(struct devpm_block *b, void *arg)
 {
 	struct devpm_qos_bench *m = arg;
 	char v[32] = "";
@@ -154,32 +158,32 @@ static void zero_one(struct devpm_dev_block *b, void *arg)
 	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a") ||
 	    devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "0") ||
 	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v)))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	devpm_note("%s: pm_qos_resume_latency_us reads '%s' after writing 0",
 		   m->d.name, v);
 	if (strcmp(v, "0"))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"pm_qos_resume_latency_us reads '%s' after writing 0",
 				v);
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_qos_bench_kick(m))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	expect_suspends(b, m, t0, "0 (no constraint)");
 }
 
 TEST_F(qos_dev, resume_latency_zero_is_no_constraint)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(&self->m))
 		SKIP(return, "%s", self->m.why);
-	devpm_sub_begin(&s, "resume_latency_zero_is_no_constraint");
-	devpm_dev_run(&s, self->m.d.name, zero_one, &self->m);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "resume_latency_zero_is_no_constraint");
+	devpm_block_run(&s, self->m.d.name, zero_one, &self->m);
+	DEVPM_SUBTEST_END(&s);
 }
 
-static void next_suspend_one(struct devpm_dev_block *b, void *arg)
+static void next_suspend_one(struct devpm_block *b, void *arg)
 {
 	struct devpm_qos_bench *m = arg;
 	const struct devpm_event *ev;
@@ -192,7 +196,7 @@ static void next_suspend_one(struct devpm_dev_block *b, void *arg)
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_dev_knob_write(&m->d, "pm_qos_resume_latency_us", "n/a"))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	/* A QoS write calls no pm_runtime_*: nothing may resume it. */
 	r = devpm_wait_status(&m->d, m->t, "active", 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS,
 			      &res);
@@ -203,28 +207,28 @@ static void next_suspend_one(struct devpm_dev_block *b, void *arg)
 	devpm_note("%s: n/a written while suspended: %s %d ms later, %d rpm_resume calls traced",
 		   m->d.name, res.status, 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS, resumes);
 	if (r != -ETIMEDOUT || resumes)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"writing n/a while suspended resumed it (status %s, %d rpm_resume calls)",
 				res.status, resumes);
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_qos_bench_kick(m))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	expect_held(b, m, t0, "after the next resume");
 }
 
 TEST_F(qos_dev, resume_latency_applies_on_next_suspend)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(&self->m))
 		SKIP(return, "%s", self->m.why);
-	devpm_sub_begin(&s, "resume_latency_applies_on_next_suspend");
-	devpm_dev_run(&s, self->m.d.name, next_suspend_one, &self->m);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "resume_latency_applies_on_next_suspend");
+	devpm_block_run(&s, self->m.d.name, next_suspend_one, &self->m);
+	DEVPM_SUBTEST_END(&s);
 }
 
-static void kernel_request_one(struct devpm_dev_block *b, void *arg)
+static void kernel_request_one(struct devpm_block *b, void *arg)
 {
 	struct devpm_qos_bench *m = arg;
 	char v[32] = "", q[32] = "";
@@ -235,32 +239,32 @@ static void kernel_request_one(struct devpm_dev_block *b, void *arg)
 	if (devpm_mock_qos_add(DEVPM_QOS_BENCH_ID, 0, 0) < 0 ||
 	    devpm_dev_attr_read(&m->d, "pm_qos_resume_latency_us", v, sizeof(v)) ||
 	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_value", q, sizeof(q)) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	devpm_note("%s: kernel request 0: sysfs pm_qos_resume_latency_us '%s', dev_pm_qos_read_value %s",
 		   m->d.name, v, q);
 	if (strcmp(v, "0"))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"sysfs shows '%s' with only a kernel request: expected 0 (no user constraint)",
 				v);
 	if (devpm_qos_bench_kick(m) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	expect_held(b, m, t0, "kernel request 0");
 	devpm_trace_clear(m->t);
 	t0 = devpm_now_us();
 	if (devpm_mock_qos_remove(DEVPM_QOS_BENCH_ID, 0) < 0 || devpm_qos_bench_kick(m) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	expect_suspends(b, m, t0, "kernel request removed");
 }
 
 TEST_F(qos_dev, kernel_request_blocks_suspend)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(&self->m))
 		SKIP(return, "%s", self->m.why);
-	devpm_sub_begin(&s, "kernel_request_blocks_suspend");
-	devpm_dev_run(&s, self->m.d.name, kernel_request_one, &self->m);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "kernel_request_blocks_suspend");
+	devpm_block_run(&s, self->m.d.name, kernel_request_one, &self->m);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* One step of qos_aggregates_minimum and the aggregate it must give. */
@@ -306,7 +310,7 @@ static const char *agg_name(const struct agg_step *st, char *buf, size_t len)
 }
 
 /* One step on m's device; the block ends failed when it is wrong. */
-static void agg_step_judge(struct devpm_dev_block *b, struct devpm_qos_bench *m,
+static void agg_step_judge(struct devpm_block *b, struct devpm_qos_bench *m,
 			   const struct agg_step *st)
 {
 	struct devpm_qos_update u[16];
@@ -318,7 +322,7 @@ static void agg_step_judge(struct devpm_dev_block *b, struct devpm_qos_bench *m,
 
 	agg_name(st, name, sizeof(name));
 	if (agg_do(st, &m->d) < 0)
-		devpm_dev_abort(b, "%s: %s", name, devpm_error());
+		devpm_block_abort(b, "%s: %s", name, devpm_error());
 	/* The events are in the buffer when the write returns. */
 	do {
 		devpm_trace_poll(m->t, 10);
@@ -333,16 +337,16 @@ static void agg_step_judge(struct devpm_dev_block *b, struct devpm_qos_bench *m,
 	devpm_note("%s: %s: %s; dev_pm_qos_read_value %s", m->d.name, name,
 		   msg, q);
 	if (r > 0 && atoi(q) != st->expect)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s: traced aggregate %d but dev_pm_qos_read_value() says %s",
 				name, st->expect, q);
 	if (r <= 0 && strstr(msg, name))
-		devpm_dev_abort(b, "%s", msg);
+		devpm_block_abort(b, "%s", msg);
 	if (r <= 0)
-		devpm_dev_abort(b, "%s: %s", name, msg);
+		devpm_block_abort(b, "%s: %s", name, msg);
 }
 
-static void aggregates_one(struct devpm_dev_block *b, void *arg)
+static void aggregates_one(struct devpm_block *b, void *arg)
 {
 	size_t i;
 
@@ -352,13 +356,13 @@ static void aggregates_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(qos_dev, qos_aggregates_minimum)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(&self->m))
 		SKIP(return, "%s", self->m.why);
-	devpm_sub_begin(&s, "qos_aggregates_minimum");
-	devpm_dev_run(&s, self->m.d.name, aggregates_one, &self->m);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "qos_aggregates_minimum");
+	devpm_block_run(&s, self->m.d.name, aggregates_one, &self->m);
+	DEVPM_SUBTEST_END(&s);
 }
 
 struct port_ctx {
@@ -367,7 +371,7 @@ struct port_ctx {
 };
 
 /* usb_port_runtime_suspend() returns -EAGAIN while the flag is set. */
-static void port_one(struct devpm_dev_block *b, void *arg)
+static void port_one(struct devpm_block *b, void *arg)
 {
 	struct port_ctx *c = arg;
 	struct devpm_wait_result res;
@@ -380,19 +384,19 @@ static void port_one(struct devpm_dev_block *b, void *arg)
 	t0 = devpm_now_us();
 	if (devpm_dev_knob_write(&c->d, "pm_qos_no_power_off", "1") ||
 	    devpm_dev_knob_write(&c->d, "control", "auto"))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	r = devpm_wait_status(&c->d, c->t, "suspended", 500, &res);
 	ev = devpm_qos_bench_events(c->t, &n);
 	at = devpm_rpm_suspended_at(ev, n, c->d.name, t0, UINT64_MAX, NULL);
 	devpm_note("%s: pm_qos_no_power_off=1, control=auto: %s after 500 ms",
 		   c->d.name, res.status);
 	if (!r || at)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"port powered off (runtime-suspended) with pm_qos_no_power_off=1");
 }
 
 /* USB hub ports: the exposed flag keeps a switchable port powered. */
-static void hub_ports(struct devpm_sub *s, struct devpm_trace *t)
+static void hub_ports(struct devpm_subtest *s, struct devpm_trace *t)
 {
 	/* Every port has runtime-PM callbacks (usb_port_runtime_*). */
 	static const char *const files[] = { "control", NULL };
@@ -412,17 +416,17 @@ static void hub_ports(struct devpm_sub *s, struct devpm_trace *t)
 		if (!devpm_exists(k) || devpm_dev_open(&c.d, paths[i].path) < 0)
 			continue;
 		ports++;
-		devpm_dev_run(s, c.d.name, port_one, &c);
+		devpm_block_run(s, c.d.name, port_one, &c);
 	}
 	if (np > 0)
 		free(paths);
 	if (!ports)
-		devpm_sub_skip(s, "usb-hub-ports",
+		devpm_subtest_skip(s, "usb-hub-ports",
 			       "%d USB hub ports, none power-switchable (no pm_qos_no_power_off: usb_hub_create_port_device() exposes it only when hub_is_port_power_switchable())",
 			       nports);
 }
 
-static void no_power_off_one(struct devpm_dev_block *b, void *arg)
+static void no_power_off_one(struct devpm_block *b, void *arg)
 {
 	struct devpm_qos_bench *m = arg;
 	struct devpm_qos_update u[8];
@@ -438,7 +442,7 @@ static void no_power_off_one(struct devpm_dev_block *b, void *arg)
 	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f1, sizeof(f1)) < 0 ||
 	    devpm_dev_knob_write(&m->d, "pm_qos_no_power_off", "0") ||
 	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f0, sizeof(f0)) < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	devpm_trace_poll(m->t, 10);
 	ev = devpm_qos_bench_events(m->t, &n);
 	/* dev_pm_qos_update_flags(): pm_runtime_get_sync() first. */
@@ -448,14 +452,14 @@ static void no_power_off_one(struct devpm_dev_block *b, void *arg)
 	devpm_note("%s: pm_qos_no_power_off 1 then 0: %d resumes traced (%llu us), %zu flag requests traced, dev_pm_qos_flags(NO_POWER_OFF) '%s' then '%s'",
 		   m->d.name, resumed, (unsigned long long)us, k, f1, f0);
 	if (resumed < 1)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"writing pm_qos_no_power_off=1 to a suspended device traced no completed rpm_resume");
 	if (k < 2 || u[0].value != 1 || u[1].value != 0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"flag requests traced: %zu (first %d), expected 1 then 0",
 				k, k ? u[0].value : -1);
 	if (strcmp(f1, "all") || strcmp(f0, "none"))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"dev_pm_qos_flags() gave '%s' with the flag set and '%s' cleared (expected all, none)",
 				f1, f0);
 }
@@ -463,14 +467,14 @@ static void no_power_off_one(struct devpm_dev_block *b, void *arg)
 TEST_F(qos_dev, no_power_off_flag)
 {
 	struct devpm_qos_bench *m = &self->m;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(m))
 		SKIP(return, "%s", m->why);
-	devpm_sub_begin(&s, "no_power_off_flag");
-	devpm_dev_run(&s, m->d.name, no_power_off_one, m);
+	devpm_subtest_begin(&s, "no_power_off_flag");
+	devpm_block_run(&s, m->d.name, no_power_off_one, m);
 	hub_ports(&s, m->t);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* The message without its "<dev>: " (the line names the device). */
@@ -489,14 +493,14 @@ static const char *qos_undev(const char *msg, const char *dev)
 static const long limits_us[] = { 10000, 50000 };
 
 /* msg, without the device's name, ends b failed. */
-static void limit_abort(struct devpm_dev_block *b,
+static void limit_abort(struct devpm_block *b,
 			const struct devpm_qos_bench *m, const char *msg)
 {
-	devpm_dev_abort(b, "%s", qos_undev(msg, m->d.name));
+	devpm_block_abort(b, "%s", qos_undev(msg, m->d.name));
 }
 
 /* One limit: suspend under it, resume, judge; else b ends failed. */
-static void limit_once(struct devpm_dev_block *b, struct devpm_qos_bench *m,
+static void limit_once(struct devpm_block *b, struct devpm_qos_bench *m,
 		       long limit)
 {
 	struct devpm_wait_result res;
@@ -545,7 +549,7 @@ static void limit_once(struct devpm_dev_block *b, struct devpm_qos_bench *m,
 	}
 }
 
-static void limit_one(struct devpm_dev_block *b, void *arg)
+static void limit_one(struct devpm_block *b, void *arg)
 {
 	struct devpm_qos_bench *m = arg;
 	const char *bug = getenv("DEVPM_QOS_BUG");
@@ -554,13 +558,13 @@ static void limit_one(struct devpm_dev_block *b, void *arg)
 
 	snprintf(states, sizeof(states), "%d %d", SHALLOW_US, DEEP_US);
 	if (devpm_mock_set(DEVPM_QOS_BENCH_ID, "states", states) < 0)
-		devpm_dev_abort(b, "states: %s", devpm_error());
+		devpm_block_abort(b, "states: %s", devpm_error());
 	/* The negative control, by hand: DEVPM_QOS_BUG=qos_ignore. */
 	if (bug && bug[0]) {
 		devpm_note("planted bug '%s' (DEVPM_QOS_BUG): this case must FAIL",
 			   bug);
 		if (devpm_mock_bug(DEVPM_QOS_BENCH_ID, bug) < 0)
-			devpm_dev_abort(b, "bug %s: %s", bug, devpm_error());
+			devpm_block_abort(b, "bug %s: %s", bug, devpm_error());
 	}
 	devpm_note("%s: states shallow %d us, deep %d us", m->d.name,
 		   SHALLOW_US, DEEP_US);
@@ -570,13 +574,13 @@ static void limit_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F(qos_dev, resume_latency_limit_honoured)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 
 	if (devpm_qos_bench_ready(&self->m))
 		SKIP(return, "%s", self->m.why);
-	devpm_sub_begin(&s, "resume_latency_limit_honoured");
-	devpm_dev_run(&s, self->m.d.name, limit_one, &self->m);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "resume_latency_limit_honoured");
+	devpm_block_run(&s, self->m.d.name, limit_one, &self->m);
+	DEVPM_SUBTEST_END(&s);
 }
 
 QOS_TEST_MAIN(info, shared_setup, shared_cleanup)

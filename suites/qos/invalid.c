@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "test.h"
-#include "qos.h"
+#include "harness/test.h"
+#include "mock/qos_bench.h"
+#include "qos/qos.h"
 #include "qos_suite.h"
 
 static const struct devpm_test_info info = {
@@ -114,7 +115,7 @@ static bool has_qos_file(const struct devpm_dev *d)
 }
 
 /* Every QoS file of the device: its one line. */
-static void device_one(struct devpm_dev_block *b, void *arg)
+static void device_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_dev *d = arg;
 	char msg[512], log[512], k[DEVPM_PATH_MAX], files[160] = "";
@@ -131,7 +132,7 @@ static void device_one(struct devpm_dev_block *b, void *arg)
 					   log, sizeof(log));
 		devpm_note("%s %s: %s", d->name, f->attr, log);
 		if (r <= 0)
-			devpm_dev_abort(b, "%s", r < 0 ? devpm_error() : msg);
+			devpm_block_abort(b, "%s", r < 0 ? devpm_error() : msg);
 		snprintf(files + strlen(files), sizeof(files) - strlen(files),
 			 "%s%s", files[0] ? " " : "", f->attr);
 	}
@@ -207,7 +208,7 @@ static void cpu_release(void *arg)
 }
 
 /* Every write of cpu_writes[] through /dev/cpu_dma_latency: its line. */
-static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
+static void cpu_latency_one(struct devpm_block *b, void *arg)
 {
 	const char *name = "cpu_dma_latency";
 	struct cpu_ctx *c = arg;
@@ -219,18 +220,18 @@ static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 
 	c->fd = devpm_cpu_latency_open();
 	if (c->fd < 0)
-		devpm_dev_skip(b, "%s", devpm_error());
-	devpm_dev_defer(b, cpu_release, c);
+		devpm_block_skip(b, "%s", devpm_error());
+	devpm_block_defer(b, cpu_release, c);
 	t0 = devpm_now_us();
 	if (devpm_cpu_latency_write_str(c->fd, "64\n"))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	want[nwant++] = CPU_BASE_US;
 	for (i = 0; i < sizeof(cpu_writes) / sizeof(cpu_writes[0]); i++) {
 		const struct cpu_write *w = &cpu_writes[i];
 		int got;
 
 		if (devpm_cpu_latency_read(c->fd, &before) < 0)
-			devpm_dev_abort(b, "%s", devpm_error());
+			devpm_block_abort(b, "%s", devpm_error());
 		got = cpu_write(c->fd, w);
 		if (got > 0)
 			got = 0;
@@ -239,7 +240,7 @@ static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 			 w->text ? (int)strcspn(w->text, "\n") : 4,
 			 w->text ? w->text : "s32", got ? "rejected" : "ok");
 		if (got != w->err)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"writing %s%.*s gave %d (%s), expected %d",
 					w->text ? "'" : "binary ",
 					w->text ? (int)strcspn(w->text, "\n") : 0,
@@ -247,10 +248,10 @@ static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 					got ? devpm_error() : "accepted",
 					w->err);
 		if (devpm_cpu_latency_read(c->fd, &after) < 0)
-			devpm_dev_abort(b, "%s", devpm_error());
+			devpm_block_abort(b, "%s", devpm_error());
 		if (got) {
 			if (after != before)
-				devpm_dev_abort(b,
+				devpm_block_abort(b,
 						"rejected '%.*s' moved the aggregate from %d to %d",
 						(int)strcspn(w->text, "\n"),
 						w->text, before, after);
@@ -259,7 +260,7 @@ static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 		devpm_note("%s: accepted %d, aggregate now %d", name,
 			   w->value, after);
 		if (w->may_drop && after != before && after != w->value)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"accepted %d moved the aggregate from %d to %d: neither applied nor dropped",
 					w->value, before, after);
 		if (w->may_drop && after == before) {
@@ -272,7 +273,7 @@ static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 			want[nwant++] = w->value;
 		}
 		if (devpm_cpu_latency_write_str(c->fd, "64\n"))
-			devpm_dev_abort(b, "%s", devpm_error());
+			devpm_block_abort(b, "%s", devpm_error());
 		want[nwant++] = CPU_BASE_US;
 	}
 	cpu_release(c);	/* releases the request */
@@ -285,12 +286,12 @@ static void cpu_latency_one(struct devpm_dev_block *b, void *arg)
 	k = cpu_requests(c->t, t0, nwant + 1, vals, 64);
 	/* The close adds a remove (value -1) after ours. */
 	if (k != nwant + 1)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"traced %zu pm_qos_*_request events, expected %zu (one per accepted write and the close)",
 				k, nwant + 1);
 	for (i = 0; i < nwant; i++)
 		if (vals[i] != want[i])
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"request %zu traced as value=%d, expected %d",
 					i + 1, vals[i], want[i]);
 }
@@ -300,14 +301,14 @@ TEST_F(qos_invalid, invalid_values_rejected)
 	static const char *const devs[] = { "-", NULL };
 	struct devpm_qos_path *paths;
 	struct cpu_ctx cpu = { .fd = -1 };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	int any = 0, r;
 	size_t i;
 
-	devpm_sub_begin(&s, "invalid_values_rejected");
+	devpm_subtest_begin(&s, "invalid_values_rejected");
 	/* A device that exposes both files everywhere: devpm_mock.0. */
 	if (devpm_qos_bench_setup(&self->mock, false)) {
-		devpm_sub_skip(&s, "devpm_mock", "%s", self->mock.why);
+		devpm_subtest_skip(&s, "devpm_mock", "%s", self->mock.why);
 		devpm_qos_bench_fini(&self->mock);
 		self->trace = devpm_trace_start(devs);
 		if (!self->trace ||
@@ -327,20 +328,20 @@ TEST_F(qos_invalid, invalid_values_rejected)
 		struct devpm_dev d;
 
 		if (devpm_dev_open(&d, paths[i].path) < 0) {
-			devpm_sub_fail(&s, paths[i].path, "%s", devpm_error());
+			devpm_subtest_fail(&s, paths[i].path, "%s", devpm_error());
 			continue;
 		}
 		if (has_qos_file(&d)) {
 			any++;
-			devpm_dev_run(&s, d.name, device_one, &d);
+			devpm_block_run(&s, d.name, device_one, &d);
 		}
 	}
 	free(paths);
 	if (!any)
 		devpm_note("no device exposes a PM QoS file");
 	cpu.t = self->trace;
-	devpm_dev_run(&s, "cpu_dma_latency", cpu_latency_one, &cpu);
-	DEVPM_SUB_END(&s);
+	devpm_block_run(&s, "cpu_dma_latency", cpu_latency_one, &cpu);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * qos_suite.h - the QoS programs' main: the bench (lib/qos_bench.h) is set
+ * qos_suite.h - the QoS programs' main: the bench (lib/mock/qos_bench.h) is set
  * up once in the parent, after the needs are met and before the cases
  * are forked, and cleaned up after them.
  */
@@ -14,12 +14,11 @@
 #include <unistd.h>
 
 #include "devpm.h"
-#include "mock.h"
-#include "qos.h"
+#include "mock/qos_bench.h"
 
 /*
- * DEVPM_TEST_MAIN_SHARED (lib/test.h) with the QoS record
- * (DEVPM_QOS_RECORD=1, lib/qos_bench.h) around the program's own setup
+ * DEVPM_TEST_MAIN_SHARED (lib/harness/test.h) with the QoS record
+ * (DEVPM_QOS_RECORD=1, lib/mock/qos_bench.h) around the program's own setup
  * and cleanup.
  */
 #define QOS_TEST_MAIN(info, setup, cleanup) \

@@ -9,7 +9,10 @@
  * (ata_port_runtime_idle() returns -EBUSY), so such a controller is
  * skipped with that reason.
  */
-#include "test.h"
+#include "harness/test.h"
+#include "bus/scsi/scsi.h"
+#include "bus/scsi/scsi_disk_set.h"
+#include "trace/transition.h"
 #include "common.h"
 
 #include <pthread.h>
@@ -102,13 +105,13 @@ static bool atapi_below(const struct ctl *c, char *why, size_t len)
 /* Collect the controller of disk d into c; 1 when it must be skipped. */
 static int ctl_open(struct ctl *c, const struct devpm_scsi_disk *d,
 		    const struct devpm_scsi_disk *all, size_t n,
-		    struct devpm_sub *s)
+		    struct devpm_subtest *s)
 {
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
 	if (devpm_dev_open(&c->pci, d->ctrl_path) < 0 || find_ports(c) < 0) {
-		devpm_sub_fail(s, d->ctrl, "%s", devpm_error());
+		devpm_subtest_fail(s, d->ctrl, "%s", devpm_error());
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -414,29 +417,29 @@ struct ata_run {
 };
 
 /* A controller's block: its ports suspended after their disks, it last. */
-static void ctl_one(struct devpm_dev_block *b, void *arg)
+static void ctl_one(struct devpm_block *b, void *arg)
 {
 	struct ata_run *a = arg;
 	struct ctl *c = a->c;
 	char why[768];
 
 	if (!c->ok)
-		devpm_dev_abort(b, "%s", c->why);
+		devpm_block_abort(b, "%s", c->why);
 	if (release_ports(c, a->t, a->t0, a->tp, why, sizeof(why)))
-		devpm_dev_abort(b, "%s", why);
-	devpm_dev_pass(b, "%s", why);
+		devpm_block_abort(b, "%s", why);
+	devpm_block_pass(b, "%s", why);
 	c->released = true;
 }
 
 /* A disk's block: a read resumes the chain from the controller down. */
-static void chain_one(struct devpm_dev_block *b, void *arg)
+static void chain_one(struct devpm_block *b, void *arg)
 {
 	struct ata_run *a = arg;
 	char why[768];
 
 	if (resume_chain(a->c, a->x, a->t, a->buf, why, sizeof(why)))
 		devpm_test_disk_abort(b, a->x, "%s", why);
-	devpm_dev_pass(b, "%s: %s", a->x->d->block, why);
+	devpm_block_pass(b, "%s: %s", a->x->d->block, why);
 }
 
 TEST_F(ata, ata_port_follows_disk)
@@ -445,11 +448,11 @@ TEST_F(ata, ata_port_follows_disk)
 	struct ata_run a = { .buf = devpm_blk_alloc(BLK),
 			     .t0 = devpm_now_us() };
 	char why[768];
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	int nc = 0, j, k;
 	size_t i, m;
 
-	devpm_sub_begin(&s, "ata_port_follows_disk");
+	devpm_subtest_begin(&s, "ata_port_follows_disk");
 	for (i = 0; cs && a.buf && i < self->n && nc < MAX_CTLS; i++) {
 		const struct devpm_scsi_disk *d = &self->d[i];
 		bool seen = false;
@@ -463,7 +466,7 @@ TEST_F(ata, ata_port_follows_disk)
 			continue;
 		k = ctl_open(&cs[nc], d, self->d, self->n, &s);
 		if (k > 0)
-			devpm_sub_skip(&s, d->ctrl, "%s", cs[nc].why);
+			devpm_subtest_skip(&s, d->ctrl, "%s", cs[nc].why);
 		if (!k)
 			nc++;
 	}
@@ -486,10 +489,10 @@ TEST_F(ata, ata_port_follows_disk)
 				ctl_drop(&cs[j], devpm_error());
 	for (j = 0; j < nc; j++) {
 		a.c = &cs[j];
-		devpm_dev_run(&s, cs[j].pci.name, ctl_one, &a);
+		devpm_block_run(&s, cs[j].pci.name, ctl_one, &a);
 		for (k = 0; cs[j].released && k < cs[j].ndisks; k++) {
 			a.x = &cs[j].disk[k];
-			devpm_dev_run(&s, a.x->d->name, chain_one, &a);
+			devpm_block_run(&s, a.x->d->name, chain_one, &a);
 		}
 	}
 	ports_back_on(cs, nc);
@@ -497,7 +500,7 @@ TEST_F(ata, ata_port_follows_disk)
 		devpm_note("no libata controller to test");
 	free(cs);
 	free(a.buf);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -2,7 +2,7 @@
 /*
  * common.h - what the SCSI test programs include: the disks under test
  * with their targets and hosts, a trace of all of them, and I/O cycles
- * run on many disks at once (lib/scsi_disk_set.h).
+ * run on many disks at once (lib/bus/scsi/scsi_disk_set.h).
  */
 #ifndef DEVPM_SCSI_COMMON_H
 #define DEVPM_SCSI_COMMON_H

@@ -12,7 +12,10 @@
  * allows (scsi_debug; other disks with --allow-disk and nothing on them),
  * into a region whose content is read first and written back after.
  */
-#include "test.h"
+#include "harness/test.h"
+#include "bus/scsi/scsi.h"
+#include "bus/scsi/scsi_disk_set.h"
+#include "trace/transition.h"
 #include "common.h"
 
 #define DELAY_MS	100	/* autosuspend delay set on the disks */
@@ -116,7 +119,7 @@ struct autosuspend {
 	int hold;		/* how long control=on held it active */
 };
 
-static void autosuspend_one(struct devpm_dev_block *b, void *arg)
+static void autosuspend_one(struct devpm_block *b, void *arg)
 {
 	const double lo = DELAY_MS, hi = DELAY_MS * 1.25 + SUSPEND_SLACK_MS;
 	struct autosuspend *a = arg;
@@ -128,7 +131,7 @@ static void autosuspend_one(struct devpm_dev_block *b, void *arg)
 
 	devpm_test_disk_check(b, x);
 	if (!a->t) {
-		devpm_dev_pass(b, "%s, %s and %s suspended after control=auto (order and timing unchecked: no trace)",
+		devpm_block_pass(b, "%s, %s and %s suspended after control=auto (order and timing unchecked: no trace)",
 			       x->d->block, x->tgt.name, x->host.name);
 		return;
 	}
@@ -154,7 +157,7 @@ static void autosuspend_one(struct devpm_dev_block *b, void *arg)
 				      (double)(a_tgt - a->t_auto) / 1000,
 				      x->host.name,
 				      (double)(a_host - a->t_auto) / 1000);
-	devpm_dev_pass(b, "%s active %d ms with control=on; suspended %.1f ms after control=auto (delay %d ms, callback %llu us), then %s (+%llu us), %s (+%llu us)",
+	devpm_block_pass(b, "%s active %d ms with control=on; suspended %.1f ms after control=auto (delay %d ms, callback %llu us), then %s (+%llu us), %s (+%llu us)",
 		       x->d->block, a->hold, after, DELAY_MS,
 		       (unsigned long long)dur, x->tgt.name,
 		       (unsigned long long)(a_tgt - a_sd), x->host.name,
@@ -165,11 +168,11 @@ TEST_F(scsi, disk_autosuspends)
 {
 	struct autosuspend *a = calloc(self->n + 1, sizeof(*a));
 	int hold = DELAY_MS + DELAY_MS / 4 + 300;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t n, i;
 
 	ASSERT_NE(NULL, a);
-	devpm_sub_begin(&s, "disk_autosuspends");
+	devpm_subtest_begin(&s, "disk_autosuspends");
 	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
 	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	/* Negative control: with control=on no disk may suspend. */
@@ -199,9 +202,9 @@ TEST_F(scsi, disk_autosuspends)
 	}
 	settle(self->x, n, self->t, DELAY_MS, true);
 	for (i = 0; i < n; i++)
-		devpm_dev_run(&s, self->x[i].d->name, autosuspend_one, &a[i]);
+		devpm_block_run(&s, self->x[i].d->name, autosuspend_one, &a[i]);
 	free(a);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* The test region: the middle of the disk, 1 MiB aligned. */
@@ -368,7 +371,7 @@ static int io_first_block(struct devpm_test_disk *x, struct io *io)
 struct io_disk {
 	struct devpm_test_disk *x;
 	struct io *io;
-	struct devpm_dev_block *b;
+	struct devpm_block *b;
 	bool traced;
 	bool dropped;		/* out before its block: that is its FAIL */
 };
@@ -384,10 +387,10 @@ static void io_restore(void *arg)
 	if (a->dropped)
 		devpm_note("%s: %s", x->d->name, x->why);
 	else
-		devpm_dev_fail(a->b, "%s: %s", x->d->block, x->why);
+		devpm_block_fail(a->b, "%s: %s", x->d->block, x->why);
 }
 
-static void io_one(struct devpm_dev_block *b, void *arg)
+static void io_one(struct devpm_block *b, void *arg)
 {
 	struct io_disk *a = arg;
 	struct devpm_test_disk *x = a->x;
@@ -397,15 +400,15 @@ static void io_one(struct devpm_dev_block *b, void *arg)
 	a->dropped = !x->on;
 	/* The FAIL's message before io_close() writes x->why. */
 	if (a->dropped)
-		devpm_dev_fail(b, "%s: %s", x->d->block, x->why);
-	devpm_dev_defer(b, io_restore, a);
+		devpm_block_fail(b, "%s: %s", x->d->block, x->why);
+	devpm_block_defer(b, io_restore, a);
 	if (a->dropped)
 		return;
 	devpm_metric(x->d->name, "first_io_latency_us",
 		     (double)median(io->lat_s, io->ns));
 	devpm_metric(x->d->name, "active_io_latency_us",
 		     (double)median(io->lat_a, io->na));
-	devpm_dev_pass(b, "%s: %d cycles: pattern written with O_DIRECT read back identical after each suspend; %s; first I/O %llu us suspended, %llu us active (medians); region restored",
+	devpm_block_pass(b, "%s: %d cycles: pattern written with O_DIRECT read back identical after each suspend; %s; first I/O %llu us suspended, %llu us active (medians); region restored",
 		       x->d->block, CYCLES, a->traced ?
 		       "exactly one resume per burst" :
 		       "resumes uncounted (no trace)",
@@ -418,12 +421,12 @@ TEST_F(scsi, io_resumes_data_intact)
 	struct io *io = calloc(self->n + 1, sizeof(*io));
 	struct io_disk *a = calloc(self->n + 1, sizeof(*a));
 	struct io_ctx c = { .io = io };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t n, i;
 
 	ASSERT_NE(NULL, io);
 	ASSERT_NE(NULL, a);
-	devpm_sub_begin(&s, "io_resumes_data_intact");
+	devpm_subtest_begin(&s, "io_resumes_data_intact");
 	n = devpm_disk_set_select(&s, self->d, self->n, true, self->x);
 	for (i = 0; i < n; i++) {
 		struct devpm_test_disk *x = &self->x[i];
@@ -439,11 +442,11 @@ TEST_F(scsi, io_resumes_data_intact)
 	for (i = 0; i < n; i++) {
 		a[i] = (struct io_disk){ .x = &self->x[i], .io = &io[i],
 					 .traced = self->t != NULL };
-		devpm_dev_run(&s, self->x[i].d->name, io_one, &a[i]);
+		devpm_block_run(&s, self->x[i].d->name, io_one, &a[i]);
 	}
 	free(a);
 	free(io);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* A disk's block in resume_order_host_target_disk. */
@@ -453,7 +456,7 @@ struct resume {
 	void *buf;
 };
 
-static void resume_one(struct devpm_dev_block *b, void *arg)
+static void resume_one(struct devpm_block *b, void *arg)
 {
 	struct resume *a = arg;
 	struct devpm_test_disk *x = a->x;
@@ -466,7 +469,7 @@ static void resume_one(struct devpm_dev_block *b, void *arg)
 
 	devpm_test_disk_check(b, x);
 	if (!a->t)
-		devpm_dev_skip(b, "needs tracefs to order the resumes");
+		devpm_block_skip(b, "needs tracefs to order the resumes");
 	/* Suspended since the settle: a read resumes all. */
 	t0 = devpm_now_us();
 	r = devpm_blk_open(x->d->block, false, &blk);
@@ -493,7 +496,7 @@ static void resume_one(struct devpm_dev_block *b, void *arg)
 				      (unsigned long long)(rt - t0),
 				      (unsigned long long)(rd - t0));
 	devpm_metric(x->d->name, "resume_us", (double)(rd - t0));
-	devpm_dev_pass(b, "%s: a read resumed %s (+%llu us), then %s (+%llu us), then the disk (+%llu us)",
+	devpm_block_pass(b, "%s: a read resumed %s (+%llu us), then %s (+%llu us), then the disk (+%llu us)",
 		       x->d->block, x->host.name,
 		       (unsigned long long)(rh - t0), x->tgt.name,
 		       (unsigned long long)(rt - t0),
@@ -503,20 +506,20 @@ static void resume_one(struct devpm_dev_block *b, void *arg)
 TEST_F(scsi, resume_order_host_target_disk)
 {
 	struct resume a = { .buf = devpm_blk_alloc(BLK) };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t n, i;
 
-	devpm_sub_begin(&s, "resume_order_host_target_disk");
+	devpm_subtest_begin(&s, "resume_order_host_target_disk");
 	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
 	a.t = self->t = devpm_disk_set_trace(self->x, n, NULL);
 	set_all(self->x, n, DELAY_MS, "auto");
 	settle(self->x, n, self->t, DELAY_MS, true);
 	for (i = 0; i < n; i++) {
 		a.x = &self->x[i];
-		devpm_dev_run(&s, a.x->d->name, resume_one, &a);
+		devpm_block_run(&s, a.x->d->name, resume_one, &a);
 	}
 	free(a.buf);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* What the trace shows between a write burst and the suspend after it. */
@@ -625,7 +628,7 @@ static int flush_control(struct devpm_test_disk *x, struct io *io,
 struct cache {
 	struct devpm_test_disk *x;
 	struct devpm_trace *t;
-	struct devpm_dev_block *b;
+	struct devpm_block *b;
 	struct io io;		/* not in the block's frame: cache_restore() */
 };
 
@@ -635,10 +638,10 @@ static void cache_restore(void *arg)
 	struct cache *a = arg;
 
 	if (io_close(a->x, &a->io))
-		devpm_dev_fail(a->b, "%s: %s", a->x->d->block, a->x->why);
+		devpm_block_fail(a->b, "%s: %s", a->x->d->block, a->x->why);
 }
 
-static void cache_one(struct devpm_dev_block *b, void *arg)
+static void cache_one(struct devpm_block *b, void *arg)
 {
 	struct cache *a = arg;
 	struct devpm_test_disk *x = a->x;
@@ -646,21 +649,21 @@ static void cache_one(struct devpm_dev_block *b, void *arg)
 	struct flush f;
 
 	if (!a->t)
-		devpm_dev_skip(b, "needs tracefs with scsi events: %s",
+		devpm_block_skip(b, "needs tracefs with scsi events: %s",
 			       devpm_error());
 	if (wc <= 0)
-		devpm_dev_skip(b, "%s: %s", x->d->block, wc < 0 ?
+		devpm_block_skip(b, "%s: %s", x->d->block, wc < 0 ?
 			       devpm_error() :
 			       "write cache off (write through): sd sends no flush");
 	if (devpm_scsi_rpm_set(x->d, CYCLE_DELAY_MS, "auto"))
 		devpm_test_disk_abort(b, x, "%s", devpm_error());
 	a->b = b;
 	if (io_open(x, &a->io, BLK)) {
-		devpm_dev_fail(b, "%s: %s", x->d->block, x->why);
+		devpm_block_fail(b, "%s: %s", x->d->block, x->why);
 		io_close(x, &a->io);
 		return;
 	}
-	devpm_dev_defer(b, cache_restore, a);
+	devpm_block_defer(b, cache_restore, a);
 	if (write_then_suspend(x, &a->io, a->t, seed_of(x->d, 1), &f) ||
 	    flush_control(x, &a->io, a->t))
 		devpm_test_disk_abort(b, x, "%s", x->why);
@@ -673,7 +676,7 @@ static void cache_one(struct devpm_dev_block *b, void *arg)
 				      f.sync_status);
 	devpm_metric(x->d->name, "flush_us",
 		     f.sync_done ? (double)(f.sync_done - f.sync) : 0);
-	devpm_dev_pass(b, "%s: SYNCHRONIZE CACHE %.1f ms after the last WRITE, %.1f ms before the suspend completed (%s); none when sd was told write through",
+	devpm_block_pass(b, "%s: SYNCHRONIZE CACHE %.1f ms after the last WRITE, %.1f ms before the suspend completed (%s); none when sd was told write through",
 		       x->d->block, (double)(f.sync - f.last_write) / 1000,
 		       (double)(f.suspended - f.sync) / 1000,
 		       f.sync_status[0] ? f.sync_status :
@@ -683,10 +686,10 @@ static void cache_one(struct devpm_dev_block *b, void *arg)
 TEST_F(scsi, cache_flushed_before_suspend)
 {
 	struct cache a = { 0 };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t n, i;
 
-	devpm_sub_begin(&s, "cache_flushed_before_suspend");
+	devpm_subtest_begin(&s, "cache_flushed_before_suspend");
 	n = devpm_disk_set_select(&s, self->d, self->n, true, self->x);
 	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	if (self->t) {
@@ -704,9 +707,9 @@ TEST_F(scsi, cache_flushed_before_suspend)
 	a.t = self->t;
 	for (i = 0; i < n; i++) {
 		a.x = &self->x[i];
-		devpm_dev_run(&s, a.x->d->name, cache_one, &a);
+		devpm_block_run(&s, a.x->d->name, cache_one, &a);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* Usage now: runtime_usage, else the last trace event; -1 unknowable. */
@@ -798,7 +801,7 @@ struct usage {
 	long base;
 };
 
-static void usage_one(struct devpm_dev_block *b, void *arg)
+static void usage_one(struct devpm_block *b, void *arg)
 {
 	struct usage *a = arg;
 	struct devpm_test_disk *x = a->x;
@@ -818,7 +821,7 @@ static void usage_one(struct devpm_dev_block *b, void *arg)
 				      x->tgt.name, x->tgt.rpm.usage,
 				      x->tgt.rpm.active_kids, x->host.name,
 				      x->host.rpm.usage);
-	devpm_dev_pass(b, "%s: usage %ld before and after %d open/read/close cycles from suspended (control=on showed %ld); %s and %s hold nothing",
+	devpm_block_pass(b, "%s: usage %ld before and after %d open/read/close cycles from suspended (control=on showed %ld); %s and %s hold nothing",
 		       x->d->block, a->base, USAGE_CYCLES, a->base + 1,
 		       x->tgt.name, x->host.name);
 }
@@ -828,11 +831,11 @@ TEST_F(scsi, usage_balanced_after_cycles)
 	struct usage *a = calloc(self->n + 1, sizeof(*a));
 	void *buf = devpm_blk_alloc(BLK);
 	uint64_t t0 = devpm_now_us();
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t n, i;
 
 	ASSERT_NE(NULL, a);
-	devpm_sub_begin(&s, "usage_balanced_after_cycles");
+	devpm_subtest_begin(&s, "usage_balanced_after_cycles");
 	n = devpm_disk_set_select(&s, self->d, self->n, false, self->x);
 	self->t = devpm_disk_set_trace(self->x, n, NULL);
 	set_all(self->x, n, CYCLE_DELAY_MS, "auto");
@@ -847,10 +850,10 @@ TEST_F(scsi, usage_balanced_after_cycles)
 		  CYCLE_DELAY_MS + CYCLE_DELAY_MS / 4 + 2000, read_burst, buf);
 	settle(self->x, n, self->t, CYCLE_DELAY_MS, true);
 	for (i = 0; i < n; i++)
-		devpm_dev_run(&s, self->x[i].d->name, usage_one, &a[i]);
+		devpm_block_run(&s, self->x[i].d->name, usage_one, &a[i]);
 	free(a);
 	free(buf);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -17,7 +17,10 @@
  */
 #include <pthread.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/scsi/scsi.h"
+#include "bus/scsi/scsi_disk_set.h"
+#include "trace/transition.h"
 #include "common.h"
 
 #define DELAY_MS	100
@@ -37,7 +40,7 @@ static const struct devpm_test_info info = {
 	},
 };
 
-FIXTURE(err) {
+FIXTURE(errors) {
 	off_t mark;
 	struct devpm_scsi_disk *d;
 	size_t n;
@@ -45,7 +48,7 @@ FIXTURE(err) {
 	struct devpm_kmsg *k;
 };
 
-FIXTURE_SETUP(err)
+FIXTURE_SETUP(errors)
 {
 	self->mark = devpm_case_setup();
 	self->t = NULL;
@@ -54,7 +57,7 @@ FIXTURE_SETUP(err)
 		TH_LOG("scsi disks: %s", devpm_error());
 }
 
-FIXTURE_TEARDOWN(err)
+FIXTURE_TEARDOWN(errors)
 {
 	if (self->t)
 		devpm_trace_stop(self->t);
@@ -244,8 +247,8 @@ static int timeout_round(struct ctx *c, double *ms)
 			 *ms, started, timedout);
 		return -1;
 	}
-	/* The dropped READ's block-layer timer: waited out (floor.h). */
-	devpm_floor_add(dispatched, CMD_TIMEOUT_S * 1000000ULL);
+	/* The dropped READ's block-layer timer: waited out (least_time.h). */
+	devpm_least_time_add(dispatched, CMD_TIMEOUT_S * 1000000ULL);
 	return resumed_once(c, r.t0, r.t1);
 err:
 	snprintf(c->why, c->len, "%s", devpm_error());
@@ -368,7 +371,7 @@ static void fault_close(void *arg)
 	devpm_blk_close(arg);
 }
 
-static void fault_one(struct devpm_dev_block *b, void *arg)
+static void fault_one(struct devpm_block *b, void *arg)
 {
 	struct fault *f = arg;
 	const struct devpm_scsi_disk *d = f->d;
@@ -379,18 +382,18 @@ static void fault_one(struct devpm_dev_block *b, void *arg)
 	int r;
 
 	if (*f->t)
-		devpm_dev_skip(b, "faults are injected into one scsi_debug disk only");
+		devpm_block_skip(b, "faults are injected into one scsi_debug disk only");
 	if (!devpm_scsi_data_ok(d, f->why, sizeof(f->why)) ||
 	    !devpm_scsi_pm_ok(d, f->why, sizeof(f->why)))
-		devpm_dev_skip(b, "%s", f->why);
+		devpm_block_skip(b, "%s", f->why);
 	if (devpm_test_disk_init(d, &f->x))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	*f->t = devpm_disk_set_trace(&f->x, 1, NULL);
 	if (!*f->t || devpm_scsi_trace(*f->t, d, 1))
-		devpm_dev_skip(b, "needs tracefs with scsi events to aim the faults: %s",
+		devpm_block_skip(b, "needs tracefs with scsi events to aim the faults: %s",
 			       devpm_error());
 	if (!f->k)
-		devpm_dev_skip(b, "needs /dev/kmsg to read the log");
+		devpm_block_skip(b, "needs /dev/kmsg to read the log");
 	devpm_kmsg_drain(f->k, NULL, NULL);
 	c.t = *f->t;
 	c.b = &f->b;
@@ -402,11 +405,11 @@ static void fault_one(struct devpm_dev_block *b, void *arg)
 		r = devpm_blk_open(d->block, true, &f->b);
 	if (r)
 		devpm_test_disk_abort(b, &f->x, "%s", devpm_error());
-	devpm_dev_defer(b, fault_close, &f->b);
+	devpm_block_defer(b, fault_close, &f->b);
 	c.buf = f->buf = devpm_blk_alloc(BLK);
-	devpm_dev_defer(b, free, f->buf);
+	devpm_block_defer(b, free, f->buf);
 	f->orig = devpm_blk_alloc(2 * BLK);
-	devpm_dev_defer(b, free, f->orig);
+	devpm_block_defer(b, free, f->orig);
 	c.off = (off_t)1 << 20;
 	/* Negative control: no fault without injection. */
 	if (!c.buf || !f->orig ||
@@ -437,28 +440,28 @@ static void fault_one(struct devpm_dev_block *b, void *arg)
 		devpm_test_disk_abort(b, &f->x, "no error-handling line in the log");
 	devpm_metric(d->name, "timeout_recovery_ms", t_ms);
 	devpm_metric(d->name, "medium_error_ms", m_ms);
-	devpm_dev_pass(b, "%s: a READ timed out as it resumed the disk, was aborted and retried once: data intact after %.0f ms (timeout %d s); a medium error as it resumed failed at once (%.1f ms, no retry); afterwards it works, is not in error and suspends; log: %d error-handling lines, no WARN",
+	devpm_block_pass(b, "%s: a READ timed out as it resumed the disk, was aborted and retried once: data intact after %.0f ms (timeout %d s); a medium error as it resumed failed at once (%.1f ms, no retry); afterwards it works, is not in error and suspends; log: %d error-handling lines, no WARN",
 		       d->block, t_ms, CMD_TIMEOUT_S, m_ms, log.eh);
 }
 
-TEST_F_TIMEOUT(err, error_during_resume_recovers, 60)
+TEST_F_TIMEOUT(errors, error_during_resume_recovers, 60)
 {
 	struct fault *f = calloc(1, sizeof(*f));
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t i;
 
 	ASSERT_NE(NULL, f);
 	f->t = &self->t;
 	f->k = self->k;
-	devpm_sub_begin(&s, "error_during_resume_recovers");
+	devpm_subtest_begin(&s, "error_during_resume_recovers");
 	for (i = 0; i < self->n; i++) {
 		if (!self->d[i].scsi_debug)
 			continue;
 		f->d = &self->d[i];
-		devpm_dev_run(&s, f->d->name, fault_one, f);
+		devpm_block_run(&s, f->d->name, fault_one, f);
 	}
 	free(f);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

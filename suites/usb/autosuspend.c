@@ -12,7 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/input/input.h"
+#include "bus/pci/pci.h"
+#include "bus/scsi/scsi.h"
+#include "bus/usb/usb.h"
+#include "bus/usb/usb_bus.h"
+#include "rpm/rpm_order.h"
+#include "trace/transition.h"
 #include "usb_suite.h"
 
 #define DELAY_MS	50	/* written on every device */
@@ -174,7 +181,7 @@ static void control_on_holds(struct devpm_usb_bus *b)
 		base[i] = it->u.dev.rpm.suspended_ms;
 	}
 	/* Staying active through the hold is what is checked: floor. */
-	devpm_floor_add(devpm_now_us(), ON_HOLD_MS * 1000ULL);
+	devpm_least_time_add(devpm_now_us(), ON_HOLD_MS * 1000ULL);
 	devpm_poll_until(usb_any_suspended, b, ON_HOLD_MS);
 	for (i = 0; i < b->n; i++)
 		usb_stayed_active(&b->it[i], base[i], ON_HOLD_MS,
@@ -187,18 +194,18 @@ struct timed {
 	char msg[256];		/* timed_autosuspend()'s pass */
 };
 
-static void idle_one(struct devpm_dev_block *blk, void *arg)
+static void idle_one(struct devpm_block *blk, void *arg)
 {
 	struct timed *x = arg;
 
 	devpm_usb_item_still_in(blk, x->it);
-	devpm_dev_pass(blk, "%s; control=on kept it active %d ms", x->msg,
+	devpm_block_pass(blk, "%s; control=on kept it active %d ms", x->msg,
 		       ON_HOLD_MS);
 }
 
 TEST_F_TIMEOUT(usb, idle_devices_autosuspend, 60)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	struct timed *x;
 	size_t i;
 
@@ -215,11 +222,11 @@ TEST_F_TIMEOUT(usb, idle_devices_autosuspend, 60)
 					  sizeof(x[i].msg));
 	}
 	control_on_holds(&self->b);
-	devpm_sub_begin(&s, "idle_devices_autosuspend");
+	devpm_subtest_begin(&s, "idle_devices_autosuspend");
 	for (i = 0; i < self->b.n; i++)
-		devpm_dev_run(&s, x[i].it->u.dev.name, idle_one, &x[i]);
+		devpm_block_run(&s, x[i].it->u.dev.name, idle_one, &x[i]);
 	free(x);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* Wait, with a bound, until the trace holds a completed resume of dev. */
@@ -314,7 +321,7 @@ static void suspend_order(struct devpm_usb_bus *b,
 }
 
 /* Resume one child of the suspended hub: the hub must resume first. */
-static void resume_order(struct devpm_dev_block *blk, struct devpm_usb_bus *b,
+static void resume_order(struct devpm_block *blk, struct devpm_usb_bus *b,
 			 struct devpm_usb_item *hub,
 			 const struct devpm_order *so)
 {
@@ -336,13 +343,13 @@ static void resume_order(struct devpm_dev_block *blk, struct devpm_usb_bus *b,
 	r = devpm_wait_status(&hub->u.dev, b->t, "suspended",
 			      4 * HUB_DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(blk, "not suspended before the resume: %s",
+		devpm_block_abort(blk, "not suspended before the resume: %s",
 				r == -ETIMEDOUT ? res.why : devpm_error());
 	t0 = devpm_now_us();
 	r = devpm_usb_control(&c->u, "on");
 	t1 = devpm_now_us();
 	if (r)
-		devpm_dev_abort(blk, "%s", devpm_error());
+		devpm_block_abort(blk, "%s", devpm_error());
 	trace_settle(b->t, c->u.dev.name, t0);
 	ev = devpm_trace_events(b->t, &n);
 	r = devpm_order_resume(ev, n, name, c->u.dev.name, t0, t1 + 100000,
@@ -350,16 +357,16 @@ static void resume_order(struct devpm_dev_block *blk, struct devpm_usb_bus *b,
 	devpm_metric(name, "after_last_child_ms",
 		     (double)(so->parent_us - so->child_us) / 1000);
 	if (r)
-		devpm_dev_fail(blk, "resume order: %s", why);
+		devpm_block_fail(blk, "resume order: %s", why);
 	else
-		devpm_dev_pass(blk,
+		devpm_block_pass(blk,
 			       "suspended %.1f ms after its last child %s; resuming %s resumed it first (%.1f ms before the child finished)",
 			       (double)(so->parent_us - so->child_us) / 1000,
 			       so->child, c->u.dev.name,
 			       (double)(ro.child_us - ro.parent_us) / 1000);
 	/* Let the child go again: a failure, but after the order's. */
 	if (devpm_usb_control(&c->u, "auto"))
-		devpm_dev_fail(blk, "%s", devpm_error());
+		devpm_block_fail(blk, "%s", devpm_error());
 }
 
 struct hub {
@@ -368,23 +375,23 @@ struct hub {
 	const struct devpm_order *so;	/* its suspend order */
 };
 
-static void hub_one(struct devpm_dev_block *blk, void *arg)
+static void hub_one(struct devpm_block *blk, void *arg)
 {
 	struct hub *h = arg;
 
 	devpm_usb_item_still_in(blk, h->it);
 	if (!h->b->t)
-		devpm_dev_skip(blk,
+		devpm_block_skip(blk,
 			       "no tracefs: the order of transitions needs trace timestamps");
 	if (!has_child(h->b, h->it))
-		devpm_dev_skip(blk, "no child USB device");
+		devpm_block_skip(blk, "no child USB device");
 	resume_order(blk, h->b, h->it, h->so);
 }
 
 TEST_F_TIMEOUT(usb, hub_order, 60)
 {
 	struct devpm_order *so;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	uint64_t from = 0;
 	size_t i;
 	int r;
@@ -406,16 +413,16 @@ TEST_F_TIMEOUT(usb, hub_order, 60)
 			devpm_usb_item_out(&self->b.it[i], true, "%s",
 					   devpm_error());
 	}
-	devpm_sub_begin(&s, "hub_order");
+	devpm_subtest_begin(&s, "hub_order");
 	for (i = 0; i < self->b.n; i++) {
 		struct hub h = { &self->b, &self->b.it[i], &so[i] };
 
 		/* Only hubs have a line. */
 		if (h.it->u.hub || h.it->u.root_hub)
-			devpm_dev_run(&s, h.it->u.dev.name, hub_one, &h);
+			devpm_block_run(&s, h.it->u.dev.name, hub_one, &h);
 	}
 	free(so);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 /* A USB device below the controller that is not suspended, or NULL. */
@@ -440,7 +447,7 @@ struct hc {
 };
 
 /* An expected failure is a skip: "XFAIL <reason>", counted in h->nx. */
-static void controller(struct devpm_dev_block *blk, struct hc *h)
+static void controller(struct devpm_block *blk, struct hc *h)
 {
 	struct devpm_usb_bus *b = h->b;
 	struct devpm_dev *hc = h->hc;
@@ -458,7 +465,7 @@ static void controller(struct devpm_dev_block *blk, struct hc *h)
 	if (!r)
 		r = devpm_knob_write(kp, "auto");
 	if (r)
-		devpm_dev_abort(blk, "%s", devpm_error());
+		devpm_block_abort(blk, "%s", devpm_error());
 	/* The driver's own delay, if it uses one, then the bound. */
 	devpm_dev_snapshot(hc);
 	r = devpm_wait_status(hc, b->t, "suspended", HC_WAIT_MS +
@@ -468,13 +475,13 @@ static void controller(struct devpm_dev_block *blk, struct hc *h)
 	if (!r) {
 		devpm_metric(hc->name, "suspend_after_auto_ms",
 			     (double)(res.at_us - t0) / 1000);
-		devpm_dev_pass(blk,
+		devpm_block_pass(blk,
 			       "suspended %.1f ms after control=auto, its whole bus suspended",
 			       (double)(res.at_us - t0) / 1000);
 		return;
 	}
 	if (r != -ETIMEDOUT)
-		devpm_dev_abort(blk, "%s", devpm_error());
+		devpm_block_abort(blk, "%s", devpm_error());
 	devpm_dev_snapshot(hc);
 	pci = devpm_pci_open();
 	r = pci ? devpm_pci_info(pci, hc->name, &pi) : -ENODEV;
@@ -489,24 +496,24 @@ static void controller(struct devpm_dev_block *blk, struct hc *h)
 		snprintf(xfail, h->len, "%s (%s) stays active: %s", hc->name,
 			 hc->driver, why);
 		h->nx++;
-		devpm_dev_skip(blk, "XFAIL %s", xfail);
+		devpm_block_skip(blk, "XFAIL %s", xfail);
 	}
-	devpm_dev_fail(blk, "%s", res.why);
+	devpm_block_fail(blk, "%s", res.why);
 }
 
-static void hc_one(struct devpm_dev_block *blk, void *arg)
+static void hc_one(struct devpm_block *blk, void *arg)
 {
 	struct hc *h = arg;
 	const struct devpm_usb_item *awake;
 
 	if (strcmp(h->hc->bus, "pci"))
-		devpm_dev_skip(blk,
+		devpm_block_skip(blk,
 			       "not a PCI host controller (bus %s, driver %s)",
 			       h->hc->bus[0] ? h->hc->bus : "none",
 			       h->hc->driver);
 	awake = bus_awake(h->b, h->hc->path);
 	if (awake)
-		devpm_dev_skip(blk, "its bus is not all suspended: %s: %.400s",
+		devpm_block_skip(blk, "its bus is not all suspended: %s: %.400s",
 			       awake->u.dev.name, awake->why);
 	controller(blk, h);
 }
@@ -516,14 +523,14 @@ TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
 	char done[8][DEVPM_PATH_MAX], xfail[768] = "";
 	struct devpm_dev hc;
 	struct hc h = { &self->b, &hc, xfail, sizeof(xfail), 0 };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t i, k, nd = 0;
 
 	ASSERT_EQ(0, devpm_usb_bus_load(&self->b, DELAY_MS, DELAY_MS, false))
 		TH_LOG("%s", devpm_error());
 	if (!self->b.n)
 		SKIP(return, "no USB device in /sys/bus/usb/devices");
-	devpm_sub_begin(&s, "host_controller_follows_bus");
+	devpm_subtest_begin(&s, "host_controller_follows_bus");
 	for (i = 0; i < self->b.n && nd < 8; i++) {
 		struct devpm_usb_item *it = &self->b.it[i];
 
@@ -534,9 +541,9 @@ TEST_F_TIMEOUT(usb, host_controller_follows_bus, 30)
 		if (k < nd)
 			continue;
 		snprintf(done[nd++], DEVPM_PATH_MAX, "%s", hc.path);
-		devpm_dev_run(&s, hc.name, hc_one, &h);
+		devpm_block_run(&s, hc.name, hc_one, &h);
 	}
-	devpm_sub_end(&s);
+	devpm_subtest_end(&s);
 	if (s.fail) {
 		TH_LOG("%d of %d devices failed; first: %s", s.fail, s.n,
 		       s.first_fail);
@@ -660,7 +667,7 @@ static void *use_once(void *arg)
 }
 
 /* Usage of the device and of each interface as before the cycles. */
-static void usage_one(struct devpm_dev_block *blk, void *arg)
+static void usage_one(struct devpm_block *blk, void *arg)
 {
 	struct use *use = arg;
 	struct devpm_usb_item *it = use->it;
@@ -674,12 +681,12 @@ static void usage_one(struct devpm_dev_block *blk, void *arg)
 	devpm_dev_snapshot(&it->u.dev);
 	now = it->u.dev.rpm.have_usage ? it->u.dev.rpm.usage : -1;
 	if (now != ui->dev_usage)
-		devpm_dev_abort(blk, "usage %ld after %d cycles, %ld before",
+		devpm_block_abort(blk, "usage %ld after %d cycles, %ld before",
 				now, CYCLES, ui->dev_usage);
 	for (i = 0; i < ui->nif; i++) {
 		now = if_usage_now(it, ui->if_name[i]);
 		if (now != ui->if_usage[i])
-			devpm_dev_abort(blk,
+			devpm_block_abort(blk,
 					"interface %s: usage %ld after %d cycles, %ld before",
 					ui->if_name[i], now, CYCLES,
 					ui->if_usage[i]);
@@ -688,7 +695,7 @@ static void usage_one(struct devpm_dev_block *blk, void *arg)
 		if (o >= sizeof(extra))
 			break;
 	}
-	devpm_dev_pass(blk,
+	devpm_block_pass(blk,
 		       "usage %ld as before %d cycles (each: resumed by a usbfs open%s%s, suspended again)%s",
 		       ui->dev_usage, CYCLES, ui->nev ? ", evdev opened" : "",
 		       ui->ndisk ? ", a disk read" : "", extra);
@@ -698,7 +705,7 @@ TEST_F_TIMEOUT(usb, usage_balanced_after_cycles, 90)
 {
 	struct usage_item *ui;
 	struct use *use;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	char what[32];
 	size_t i;
 	int c;
@@ -741,12 +748,12 @@ TEST_F_TIMEOUT(usb, usage_balanced_after_cycles, 90)
 				   (uint64_t)(2 * CYCLE_DISK_DELAY_MS +
 					      DEVPM_USB_BOUND_MS) * 1000, what);
 	}
-	devpm_sub_begin(&s, "usage_balanced_after_cycles");
+	devpm_subtest_begin(&s, "usage_balanced_after_cycles");
 	for (i = 0; i < self->b.n; i++)
-		devpm_dev_run(&s, use[i].it->u.dev.name, usage_one, &use[i]);
+		devpm_block_run(&s, use[i].it->u.dev.name, usage_one, &use[i]);
 	free(ui);
 	free(use);
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -17,7 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/input/input.h"
+#include "bus/usb/gadget.h"
+#include "bus/usb/usb.h"
+#include "bus/usb/usb_bus.h"
+#include "core/host.h"
+#include "rpm/rpm_order.h"
+#include "trace/transition.h"
 
 #define DELAY_MS	50
 #define ROUNDS		3	/* wakes per keyboard */
@@ -110,13 +117,13 @@ static void out(struct kbd *k, bool failed, const char *fmt, ...)
 }
 
 /* In the keyboard's block: one taken out ends it with its reason. */
-static void still_in(struct devpm_dev_block *b, const struct kbd *k)
+static void still_in(struct devpm_block *b, const struct kbd *k)
 {
 	if (k->ok)
 		return;
 	if (k->failed)
-		devpm_dev_abort(b, "%s", k->why);
-	devpm_dev_skip(b, "%s", k->why);
+		devpm_block_abort(b, "%s", k->why);
+	devpm_block_skip(b, "%s", k->why);
 }
 
 /* The keyboard evdev node in one of u's own interfaces, opened. */
@@ -361,7 +368,7 @@ struct kbd_case {
 };
 
 /* Every key once, in order, code and value; then asleep again. */
-static void no_lost_key_one(struct devpm_dev_block *b, void *arg)
+static void no_lost_key_one(struct devpm_block *b, void *arg)
 {
 	struct kbd_case *x = arg;
 	struct hid_state *self = x->st;
@@ -381,11 +388,11 @@ static void no_lost_key_one(struct devpm_dev_block *b, void *arg)
 	keys[i] = '\0';
 	if (devpm_input_check_keys(k->got, k->ngot, keys, why,
 				   sizeof(why)))
-		devpm_dev_abort(b, "%s", why);
+		devpm_block_abort(b, "%s", why);
 	r = devpm_wait_status(&k->u.dev, self->t, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(b, "after the keys: %s",
+		devpm_block_abort(b, "after the keys: %s",
 				r == -ETIMEDOUT ? res.why : devpm_error());
 	if (k->nwake) {
 		qsort(k->wake_us, k->nwake, sizeof(uint64_t), cmp_u64);
@@ -394,7 +401,7 @@ static void no_lost_key_one(struct devpm_dev_block *b, void *arg)
 		devpm_metric(k->u.dev.name, "wake_to_event_us_max",
 			     (double)k->wake_us[k->nwake - 1]);
 	}
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "%d keys sent in %d wakes while suspended arrived once each, in order; wake to event p50 %.1f ms, max %.1f ms; suspended again",
 		       ROUNDS * BURST, ROUNDS,
 		       k->nwake ? k->wake_us[k->nwake / 2] / 1000.0 : 0.0,
@@ -403,7 +410,7 @@ static void no_lost_key_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F_TIMEOUT(hid, hid_remote_wakeup_no_lost_key, 60)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	bool agent = devpm_host_available();
 	struct kbd_case x = { &self->st, NULL, LATE_MS };
 	size_t i;
@@ -437,14 +444,14 @@ TEST_F_TIMEOUT(hid, hid_remote_wakeup_no_lost_key, 60)
 		self->st.k[i].aim = agent_id(self->st.k[i].u.serial);
 	drain_others(&self->st, NULL);
 	all_rounds(&self->st);
-	devpm_sub_begin(&s, "hid_remote_wakeup_no_lost_key");
+	devpm_subtest_begin(&s, "hid_remote_wakeup_no_lost_key");
 	for (i = 0; i < self->st.n; i++) {
 		x.k = &self->st.k[i];
-		devpm_dev_run(&s, x.k->u.dev.name, no_lost_key_one, &x);
+		devpm_block_run(&s, x.k->u.dev.name, no_lost_key_one, &x);
 		/* One window for late events serves every keyboard. */
 		x.late_ms = 0;
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 static bool kbd_found(void *arg)
@@ -497,7 +504,7 @@ static void refusal_line(const char *line, void *arg)
 		snprintf(said->line, sizeof(said->line), "%s", line);
 }
 
-static void no_wakeup_one(struct devpm_dev_block *b, void *arg)
+static void no_wakeup_one(struct devpm_block *b, void *arg)
 {
 	struct kbd_case *x = arg;
 	struct hid_state *self = x->st;
@@ -518,13 +525,13 @@ static void no_wakeup_one(struct devpm_dev_block *b, void *arg)
 	if (!r)
 		r = devpm_usb_allow_autosuspend(&k->u, DELAY_MS, DELAY_MS);
 	if (r)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	devpm_dev_snapshot(&k->u.dev);
 	susp = k->u.dev.rpm.suspended_ms;
 	r = devpm_wait_status(&k->u.dev, self->t, "suspended", HOLD_MS, &res);
 	devpm_dev_snapshot(&k->u.dev);
 	if (r != -ETIMEDOUT || k->u.dev.rpm.suspended_ms != susp)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"open, without remote wakeup, it suspended (status %s, runtime_suspended_time +%lld ms) %d ms after control=auto",
 				k->u.dev.rpm.status,
 				k->u.dev.rpm.suspended_ms - susp, HOLD_MS);
@@ -537,11 +544,11 @@ static void no_wakeup_one(struct devpm_dev_block *b, void *arg)
 		refused = devpm_order_idle_refused(ev, n, name, t0,
 						   devpm_now_us(), NULL);
 		if (!refused)
-			devpm_dev_abort(b,
+			devpm_block_abort(b,
 					"stayed active, but the trace shows no idle check refused by the USB core: held for another reason: %s",
 					res.why);
 	} else if (!said.line[0]) {
-		devpm_dev_skip(b,
+		devpm_block_skip(b,
 			       "stayed active, but without tracefs or dynamic debug the refusal cannot be seen");
 	}
 	/* Closed: ours, and (inhibit) the VT keyboard handler's too. */
@@ -559,18 +566,18 @@ static void no_wakeup_one(struct devpm_dev_block *b, void *arg)
 	if (!r)
 		r = devpm_usb_control(&k->u, "auto");
 	if (r)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	r = devpm_wait_status(&k->u.dev, self->t, "suspended",
 			      DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(b, "closed%s, still %s",
+		devpm_block_abort(b, "closed%s, still %s",
 				inhibit[0] ? " (and inhibited)" : "",
 				r == -ETIMEDOUT ? res.why : devpm_error());
 	devpm_metric(name, "closed_to_suspended_ms",
 		     (double)(res.at_us - t1) / 1000);
 	snprintf(checks, sizeof(checks), refused < 0 ? "untraced" :
 		 "%d idle checks refused in the trace", refused);
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "open: active %d ms past its %d ms delay, %s%s%s; closed%s: suspended %.1f ms after control=auto",
 		       HOLD_MS - DELAY_MS, DELAY_MS, checks,
 		       said.line[0] ? "; kernel: " : "", said.line,
@@ -580,7 +587,7 @@ static void no_wakeup_one(struct devpm_dev_block *b, void *arg)
 
 TEST_F_TIMEOUT(hid, hid_without_wakeup_stays_active, 60)
 {
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	struct kbd_case x = { &self->st, NULL, 0 };
 	char made[512] = "";
 	size_t i;
@@ -603,16 +610,16 @@ TEST_F_TIMEOUT(hid, hid_without_wakeup_stays_active, 60)
 	    !devpm_journal_undo_write(DYNDBG, "func autosuspend_check -p") &&
 	    !devpm_write_str(DYNDBG, "func autosuspend_check +p"))
 		self->st.kmsg = devpm_kmsg_open();
-	devpm_sub_begin(&s, "hid_without_wakeup_stays_active");
+	devpm_subtest_begin(&s, "hid_without_wakeup_stays_active");
 	if (made[0])
-		devpm_sub_skip(&s, "gadget",
+		devpm_subtest_skip(&s, "gadget",
 			       "no keyboard without remote wakeup could be made: %s",
 			       made);
 	for (i = 0; i < self->st.n; i++) {
 		x.k = &self->st.k[i];
-		devpm_dev_run(&s, x.k->u.dev.name, no_wakeup_one, &x);
+		devpm_block_run(&s, x.k->u.dev.name, no_wakeup_one, &x);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -13,7 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/input/input.h"
+#include "bus/scsi/scsi.h"
+#include "bus/usb/gadget.h"
+#include "bus/usb/usb.h"
+#include "bus/usb/usb_bus.h"
 
 #define DELAY_MS	50
 #define STORAGE_MB	8
@@ -42,18 +47,18 @@ struct loop_state {
 	struct devpm_input *in;
 };
 
-FIXTURE(loop) {
+FIXTURE(loopback) {
 	struct loop_state st;
 };
 
-FIXTURE_SETUP(loop)
+FIXTURE_SETUP(loopback)
 {
 	self->st.mark = devpm_case_setup();
 	self->st.g.hid_fd = -1;
 	self->st.blk.fd = -1;
 }
 
-FIXTURE_TEARDOWN(loop)
+FIXTURE_TEARDOWN(loopback)
 {
 	devpm_input_close(self->st.in);
 	devpm_blk_close(&self->st.blk);
@@ -139,7 +144,7 @@ static void blk_close(void *blk)
 }
 
 /* Storage: asleep, then a write and a read wake it; the data holds. */
-static void storage(struct devpm_dev_block *b, struct loop_state *self,
+static void storage(struct devpm_block *b, struct loop_state *self,
 		    struct host *h, char *msg, size_t len)
 {
 	struct devpm_wait_result res;
@@ -150,45 +155,45 @@ static void storage(struct devpm_dev_block *b, struct loop_state *self,
 	int r;
 
 	buf = devpm_blk_alloc(IO_BYTES);
-	devpm_dev_defer(b, free, buf);
+	devpm_block_defer(b, free, buf);
 	back = devpm_blk_alloc(IO_BYTES);
-	devpm_dev_defer(b, free, back);
+	devpm_block_defer(b, free, back);
 	if (!buf || !back)
-		devpm_dev_abort(b, "out of memory");
+		devpm_block_abort(b, "out of memory");
 	if (devpm_blk_open(h->disk, true, &self->blk))
-		devpm_dev_abort(b, "%s", devpm_error());
-	devpm_dev_defer(b, blk_close, &self->blk);
+		devpm_block_abort(b, "%s", devpm_error());
+	devpm_block_defer(b, blk_close, &self->blk);
 	r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(b, "idle, not suspended: %s", res.why);
+		devpm_block_abort(b, "idle, not suspended: %s", res.why);
 	devpm_pattern_fill(buf, IO_BYTES, seed);
 	before = active_ms(&h->u);
 	r = devpm_blk_write(&self->blk, buf, IO_BYTES, 0);
 	if (!r)
 		r = devpm_blk_read(&self->blk, back, IO_BYTES, 0);
 	if (r)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	bad = devpm_pattern_check(back, IO_BYTES, seed);
 	if (bad >= 0)
-		devpm_dev_abort(b, "%s: read back differs at byte %ld",
+		devpm_block_abort(b, "%s: read back differs at byte %ld",
 				h->disk, bad);
 	if (active_ms(&h->u) <= before)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"I/O on %s did not resume %s (runtime_active_time did not grow)",
 				h->disk, h->u.dev.name);
 	if (backing_has(&self->g, buf))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	/* Asleep again, then the data once more. */
 	r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(b, "after I/O, not suspended: %s", res.why);
+		devpm_block_abort(b, "after I/O, not suspended: %s", res.why);
 	if (devpm_blk_read(&self->blk, back, IO_BYTES, 0))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	bad = devpm_pattern_check(back, IO_BYTES, seed);
 	if (bad >= 0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"%s: after a suspend the data differs at byte %ld",
 				h->disk, bad);
 	snprintf(msg, len,
@@ -199,7 +204,7 @@ static void storage(struct devpm_dev_block *b, struct loop_state *self,
 }
 
 /* HID: a report queued while asleep, then remote wakeup brings it. */
-static void hid_wake(struct devpm_dev_block *b, struct loop_state *self,
+static void hid_wake(struct devpm_block *b, struct loop_state *self,
 		     struct host *h, char *msg, size_t len)
 {
 	static const unsigned char press[8] = { 0, 0, 0x04 }, up[8] = { 0 };
@@ -210,44 +215,44 @@ static void hid_wake(struct devpm_dev_block *b, struct loop_state *self,
 	int r, n;
 
 	if (devpm_input_open(h->event, &self->in))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 			      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(b, "evdev open, idle: %s", res.why);
+		devpm_block_abort(b, "evdev open, idle: %s", res.why);
 	if (devpm_gadget_key_report(&self->g, press, EVENT_MS))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	/* Queued on the gadget: without the wakeup signal it stays asleep. */
 	r = devpm_wait_status(&h->u.dev, NULL, "active", QUIET_MS, &res);
 	if (r != -ETIMEDOUT)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"a report queued on the gadget woke the host before any remote wakeup signal");
 	before = active_ms(&h->u);
 	t0 = devpm_now_us();
 	if (devpm_gadget_remote_wakeup(&self->g))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	n = devpm_input_read_keys(self->in, k, 4, 1, EVENT_MS);
 	if (n < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	if (n == 0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"remote wakeup signalled: no key event in %d ms (status %s)",
 				EVENT_MS, res.status);
 	if (devpm_gadget_key_report(&self->g, up, EVENT_MS))
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	n = devpm_input_read_keys(self->in, k + 1, 3, 1, EVENT_MS);
 	if (n < 0)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	if (n != 1)
-		devpm_dev_abort(b, "no key release in %d ms", EVENT_MS);
+		devpm_block_abort(b, "no key release in %d ms", EVENT_MS);
 	if (k[0].code != KEY_A || k[0].value != 1 || k[1].code != KEY_A ||
 	    k[1].value != 0)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"events %s %d, %s %d; expected KEY_A 1, KEY_A 0",
 				devpm_input_key_name(k[0].code), k[0].value,
 				devpm_input_key_name(k[1].code), k[1].value);
 	if (active_ms(&h->u) <= before)
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"the key arrived but %s's runtime_active_time did not grow",
 				h->u.dev.name);
 	devpm_metric(h->u.dev.name, "wakeup_to_event_us",
@@ -263,7 +268,7 @@ struct loop_case {
 };
 
 /* The gadget's host side: autosuspend, storage, then remote wakeup. */
-static void loopback_one(struct devpm_dev_block *b, void *arg)
+static void loopback_one(struct devpm_block *b, void *arg)
 {
 	struct loop_case *x = arg;
 	struct loop_state *self = x->st;
@@ -274,7 +279,7 @@ static void loopback_one(struct devpm_dev_block *b, void *arg)
 	int r;
 
 	if (!devpm_poll_until(host_ready, h, DISK_MS))
-		devpm_dev_abort(b,
+		devpm_block_abort(b,
 				"gadget %s enumerated, but after %d ms: disk '%s', keyboard '%s'",
 				self->g.name, DISK_MS, h->disk, h->event);
 	t0 = devpm_now_us();
@@ -283,24 +288,24 @@ static void loopback_one(struct devpm_dev_block *b, void *arg)
 		r = devpm_wait_status(&h->u.dev, NULL, "suspended",
 				      4 * DELAY_MS + DEVPM_USB_BOUND_MS, &res);
 	if (r)
-		devpm_dev_abort(b, "idle, not suspended: %s",
+		devpm_block_abort(b, "idle, not suspended: %s",
 				r == -ETIMEDOUT ? res.why : devpm_error());
 	devpm_metric(h->u.dev.name, "autosuspend_ms",
 		     (double)(res.at_us - t0) / 1000);
 	storage(b, self, h, m1, sizeof(m1));
 	hid_wake(b, self, h, m2, sizeof(m2));
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "gadget %s on %s: autosuspended %.0f ms after control=auto; %s; %s",
 		       self->g.name, self->g.udc,
 		       (double)(res.at_us - t0) / 1000, m1, m2);
 }
 
-TEST_F_TIMEOUT(loop, gadget_loopback, 45)
+TEST_F_TIMEOUT(loopback, gadget_loopback, 45)
 {
 	struct devpm_gadget_cfg c = { .remote_wakeup = true,
 				      .storage_mb = STORAGE_MB,
 				      .keyboard = true };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	struct host h = { 0 };
 	struct loop_case x = { &self->st, &h };
 
@@ -312,9 +317,9 @@ TEST_F_TIMEOUT(loop, gadget_loopback, 45)
 		TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, devpm_gadget_host(&self->st.g, DISK_MS, &h.u))
 		TH_LOG("%s", devpm_error());
-	devpm_sub_begin(&s, "gadget_loopback");
-	devpm_dev_run(&s, h.u.dev.name, loopback_one, &x);
-	DEVPM_SUB_END(&s);
+	devpm_subtest_begin(&s, "gadget_loopback");
+	devpm_block_run(&s, h.u.dev.name, loopback_one, &x);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/scsi/scsi.h"
+#include "bus/usb/usb.h"
+#include "bus/usb/usb_bus.h"
+#include "trace/transition.h"
 
 #define CYCLES		20
 #define DISK_DELAY_MS	20	/* sd: longer than one burst's gaps */
@@ -205,7 +209,7 @@ static void disk_done(void *arg)
 	self->t = NULL;
 }
 
-static void disk_one(struct devpm_dev_block *b, void *arg)
+static void disk_one(struct devpm_block *b, void *arg)
 {
 	struct disk_case *x = arg;
 	struct storage_state *self = x->st;
@@ -219,46 +223,46 @@ static void disk_one(struct devpm_dev_block *b, void *arg)
 	int r;
 
 	if (devpm_usb_blocker(u, why, sizeof(why)) > 0)
-		devpm_dev_skip(b, "%s", why);
+		devpm_block_skip(b, "%s", why);
 	if (!devpm_scsi_data_ok(d, why, sizeof(why)))
-		devpm_dev_skip(b, "%s: %s", d->block, why);
+		devpm_block_skip(b, "%s: %s", d->block, why);
 	self->usb = *u;
 	self->t = devpm_trace_start(names);
-	devpm_dev_defer(b, disk_done, x);
+	devpm_block_defer(b, disk_done, x);
 	r = devpm_usb_allow_autosuspend(u, USB_DELAY_MS, DISK_DELAY_MS);
 	if (!r)
 		r = devpm_blk_open(d->block, true, &self->blk);
 	if (r)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	if (self->blk.bytes < IO_OFFSET + IO_BYTES)
-		devpm_dev_skip(b, "%s: %llu bytes, too small", d->block,
+		devpm_block_skip(b, "%s: %llu bytes, too small", d->block,
 			       self->blk.bytes);
 	self->orig = devpm_blk_alloc(IO_BYTES);
 	buf = devpm_blk_alloc(IO_BYTES);
-	devpm_dev_defer(b, free, buf);
+	devpm_block_defer(b, free, buf);
 	run = calloc(1, sizeof(*run));
-	devpm_dev_defer(b, free, run);
+	devpm_block_defer(b, free, run);
 	if (!self->orig || !buf || !run)
-		devpm_dev_abort(b, "out of memory");
+		devpm_block_abort(b, "out of memory");
 	r = devpm_blk_read(&self->blk, self->orig, IO_BYTES, IO_OFFSET);
 	if (r)
-		devpm_dev_abort(b, "%s", devpm_error());
+		devpm_block_abort(b, "%s", devpm_error());
 	devpm_pattern_fill(buf, IO_BYTES, seed);
 	self->dirty = true;
 	r = devpm_blk_write(&self->blk, buf, IO_BYTES, IO_OFFSET);
 	if (!r)
 		r = burst(&self->blk, buf, seed, why, sizeof(why)) ? -EIO : 0;
 	if (r)
-		devpm_dev_abort(b, "%s: writing the pattern: %s", d->block,
+		devpm_block_abort(b, "%s: writing the pattern: %s", d->block,
 				r == -EIO ? why : devpm_error());
 	if (cycles(self->t, u, &self->blk, buf, seed, run))
-		devpm_dev_abort(b, "%s: %s", d->block, run->why);
+		devpm_block_abort(b, "%s: %s", d->block, run->why);
 	r = put_back(&self->blk, self->orig);
 	self->dirty = r != 0;
 	if (r)
-		devpm_dev_abort(b, "%s: %s", d->block, devpm_error());
+		devpm_block_abort(b, "%s: %s", d->block, devpm_error());
 	if (!self->t) {
-		devpm_dev_pass(b,
+		devpm_block_pass(b,
 			       "%s: %d KiB pattern intact over %d suspend/resume cycles (untraced: resumes not counted)",
 			       d->block, IO_BYTES / 1024, CYCLES);
 		return;
@@ -268,7 +272,7 @@ static void disk_one(struct devpm_dev_block *b, void *arg)
 		     (double)run->resume_us[1 + CYCLES / 2]);
 	devpm_metric(u->dev.name, "io_resume_us_max",
 		     (double)run->resume_us[CYCLES]);
-	devpm_dev_pass(b,
+	devpm_block_pass(b,
 		       "%s: %d KiB pattern intact over %d suspend/resume cycles, one resume per read (resume p50 %.1f ms, max %.1f ms)",
 		       d->block, IO_BYTES / 1024, CYCLES,
 		       run->resume_us[1 + CYCLES / 2] / 1000.0,
@@ -280,14 +284,14 @@ TEST_F_TIMEOUT(storage, storage_io_resumes_data_intact, 80)
 	struct devpm_scsi_disk *disks;
 	struct devpm_usb *usb;
 	struct disk_case x = { .st = &self->st, .clean = true };
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t nu, nd, i, j;
 	bool any;
 
 	ASSERT_EQ(0, devpm_usb_list(&usb, &nu)) TH_LOG("%s", devpm_error());
 	ASSERT_EQ(0, devpm_scsi_disks(&disks, &nd))
 		TH_LOG("%s", devpm_error());
-	devpm_sub_begin(&s, "storage_io_resumes_data_intact");
+	devpm_subtest_begin(&s, "storage_io_resumes_data_intact");
 	for (i = 0; i < nu && x.clean; i++) {
 		if (usb[i].root_hub || usb[i].hub)
 			continue;
@@ -300,16 +304,16 @@ TEST_F_TIMEOUT(storage, storage_io_resumes_data_intact, 80)
 			/* One disk per device: one resume per burst. */
 			x.u = &usb[i];
 			x.d = &disks[j];
-			devpm_dev_run(&s, usb[i].dev.name, disk_one, &x);
+			devpm_block_run(&s, usb[i].dev.name, disk_one, &x);
 		}
 	}
 	free(usb);
 	free(disks);
 	if (!s.n) {
-		devpm_sub_end(&s);
+		devpm_subtest_end(&s);
 		SKIP(return, "no USB disk (an sd disk below a USB device)");
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "devpm.h"
+#include "bus/usb/usb_bus.h"
 
 /* For devpm_poll_until(): has any item still in left "active"? */
 static inline bool usb_any_suspended(void *arg)

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/usb/usb.h"
+#include "bus/usb/usb_bus.h"
 #include "usb_suite.h"
 
 #define DELAY_MS	50	/* written on every device */
@@ -220,7 +222,7 @@ struct dev_fs {
 	const struct fs *fs;
 };
 
-static void open_holds_one(struct devpm_dev_block *blk, void *arg)
+static void open_holds_one(struct devpm_block *blk, void *arg)
 {
 	const struct dev_fs *x = arg;
 	const char *name = x->it->u.dev.name;
@@ -228,7 +230,7 @@ static void open_holds_one(struct devpm_dev_block *blk, void *arg)
 	devpm_usb_item_still_in(blk, x->it);
 	devpm_metric(name, "allow_to_suspended_ms", x->fs->allow_ms);
 	devpm_metric(name, "close_to_suspended_ms", x->fs->close_ms);
-	devpm_dev_pass(blk,
+	devpm_block_pass(blk,
 		       "held active %d ms while open (delay %d ms); suspended %.0f ms after ALLOW_SUSPEND, %.0f ms after close",
 		       HOLD_MS, DELAY_MS, x->fs->allow_ms, x->fs->close_ms);
 }
@@ -236,7 +238,7 @@ static void open_holds_one(struct devpm_dev_block *blk, void *arg)
 TEST_F_TIMEOUT(usbfs, usbfs_open_holds_awake, 60)
 {
 	struct devpm_usb_bus *b = &self->b;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	size_t i;
 
 	ASSERT_EQ(0, load(b, &self->fs)) TH_LOG("%s", devpm_error());
@@ -258,13 +260,13 @@ TEST_F_TIMEOUT(usbfs, usbfs_open_holds_awake, 60)
 	close_all(b, self->fs);
 	all_suspend(b, self->fs, offsetof(struct fs, close_ms), "close");
 
-	devpm_sub_begin(&s, "usbfs_open_holds_awake");
+	devpm_subtest_begin(&s, "usbfs_open_holds_awake");
 	for (i = 0; i < b->n; i++) {
 		struct dev_fs x = { &b->it[i], &self->fs[i] };
 
-		devpm_dev_run(&s, x.it->u.dev.name, open_holds_one, &x);
+		devpm_block_run(&s, x.it->u.dev.name, open_holds_one, &x);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 static bool any_returned(void *arg)
@@ -353,7 +355,7 @@ static void wake_all(struct devpm_usb_bus *b, struct fs *fs,
 	free(w);
 }
 
-static void forbid_allow_wait_one(struct devpm_dev_block *blk, void *arg)
+static void forbid_allow_wait_one(struct devpm_block *blk, void *arg)
 {
 	const struct dev_fs *x = arg;
 	const char *name = x->it->u.dev.name;
@@ -361,7 +363,7 @@ static void forbid_allow_wait_one(struct devpm_dev_block *blk, void *arg)
 	devpm_usb_item_still_in(blk, x->it);
 	devpm_metric(name, "wait_for_resume_ms", x->fs->waited_ms);
 	devpm_metric(name, "resume_to_wait_return_ms", x->fs->wake_ms);
-	devpm_dev_pass(blk,
+	devpm_block_pass(blk,
 		       "FORBID held it %d ms, ALLOW let it suspend; WAIT_FOR_RESUME returned %.1f ms after another opener resumed it (waited %.0f ms) and held it",
 		       HOLD_MS, x->fs->wake_ms, x->fs->waited_ms);
 }
@@ -370,7 +372,7 @@ TEST_F_TIMEOUT(usbfs, usbfs_forbid_allow_wait, 60)
 {
 	struct devpm_usb_bus *b = &self->b;
 	struct fs *fs;
-	struct devpm_sub s;
+	struct devpm_subtest s;
 	uint64_t wait_start;
 	void *arg[2];
 	size_t i;
@@ -410,14 +412,14 @@ TEST_F_TIMEOUT(usbfs, usbfs_forbid_allow_wait, 60)
 	close_all(b, fs);
 	all_suspend(b, fs, offsetof(struct fs, close_ms), "close");
 
-	devpm_sub_begin(&s, "usbfs_forbid_allow_wait");
+	devpm_subtest_begin(&s, "usbfs_forbid_allow_wait");
 	for (i = 0; i < b->n; i++) {
 		struct dev_fs x = { &b->it[i], &fs[i] };
 
-		devpm_dev_run(&s, x.it->u.dev.name, forbid_allow_wait_one,
+		devpm_block_run(&s, x.it->u.dev.name, forbid_allow_wait_one,
 			      &x);
 	}
-	DEVPM_SUB_END(&s);
+	DEVPM_SUBTEST_END(&s);
 }
 
 DEVPM_TEST_MAIN(info)

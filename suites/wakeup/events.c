@@ -17,7 +17,13 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "mock/mock.h"
+#include "mock/mock_cycle.h"
+#include "sleep/system_sleep.h"
+#include "sleep/wake_account.h"
+#include "sleep/wake_env.h"
+#include "sleep/wakeup_source.h"
 #include "wakeup_suite.h"
 #include "quiet_devices.h"
 
@@ -37,16 +43,16 @@ static const struct devpm_test_info info = {
 
 #define MOCK_ID	0
 
-FIXTURE(ev) {
+FIXTURE(events) {
 	off_t mark;
 	struct devpm_wake_env env;
-	struct devpm_mc m;
+	struct devpm_mock_cycle m;
 };
 
 /* The mock's suspend_noirq callback outlasts every noirq point. */
 #define NOIRQ_HOLD_US	2000
 
-FIXTURE_SETUP(ev)
+FIXTURE_SETUP(events)
 {
 	const char *bug = getenv("DEVPM_MOCK_BUG");
 	char why[256];
@@ -57,7 +63,7 @@ FIXTURE_SETUP(ev)
 	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
-	r = devpm_mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
+	r = devpm_mock_cycle_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
@@ -78,9 +84,9 @@ FIXTURE_SETUP(ev)
 	}
 }
 
-FIXTURE_TEARDOWN(ev)
+FIXTURE_TEARDOWN(events)
 {
-	devpm_mc_close(&self->m);
+	devpm_mock_cycle_close(&self->m);
 	devpm_case_teardown(self->mark);
 }
 
@@ -142,7 +148,7 @@ static const char *const mode_name[NMODES] = { "a", "b", "c" };
  * with DEVPM_WAKEUP_REAL=1; none without the agent).
  */
 static void shot_for(const struct devpm_wake_env *e, enum mode md, size_t i,
-		     struct devpm_mc_shot *s)
+		     struct devpm_mock_cycle_shot *s)
 {
 	const char *all_real = getenv("DEVPM_WAKEUP_REAL");
 	bool every = all_real && !strcmp(all_real, "1");
@@ -167,8 +173,8 @@ static void shot_for(const struct devpm_wake_env *e, enum mode md, size_t i,
  * Is the outcome right for the mode?  why gets the reason when it is not,
  * or a note when the kernel's documented behaviour explains it.
  */
-static bool verdict(enum mode md, const struct devpm_mc_shot *s,
-		    const struct devpm_mc_res *r, char *why, size_t len)
+static bool verdict(enum mode md, const struct devpm_mock_cycle_shot *s,
+		    const struct devpm_mock_cycle_res *r, char *why, size_t len)
 {
 	why[0] = '\0';
 	if (r->lost) {
@@ -207,11 +213,11 @@ static bool verdict(enum mode md, const struct devpm_mc_shot *s,
  * the same point again as a real cycle, which is the one judged.  A loss
  * is judged as it is.  0, or -errno when a cycle could not be run.
  */
-static int sweep_point(struct devpm_mc *m, enum mode md, const char *name,
-		       struct devpm_mc_shot *s, struct devpm_mc_res *r)
+static int sweep_point(struct devpm_mock_cycle *m, enum mode md, const char *name,
+		       struct devpm_mock_cycle_shot *s, struct devpm_mock_cycle_res *r)
 {
 	char why[200];
-	int e = devpm_mc_cycle(m, s, r);
+	int e = devpm_mock_cycle_cycle(m, s, r);
 
 	if (e || md != MODE_B || s->how != DEVPM_HOW_PM_TEST || r->lost ||
 	    verdict(md, s, r, why, sizeof(why)))
@@ -219,7 +225,7 @@ static int sweep_point(struct devpm_mc *m, enum mode md, const char *name,
 	devpm_note("%s: at pm_test=%s: %s; again as a real cycle", name,
 		   s->level, why);
 	s->how = DEVPM_HOW_SELF;
-	return devpm_mc_cycle(m, s, r);
+	return devpm_mock_cycle_cycle(m, s, r);
 }
 
 /* p-th percentile of n values (sorted in place). */
@@ -232,9 +238,9 @@ static int cmp_u64(const void *a, const void *b)
 
 /* The sweep so far, and the point a block is for. */
 struct sweep {
-	struct devpm_mc *m;
+	struct devpm_mock_cycle *m;
 	enum mode md;
-	struct devpm_mc_shot s;
+	struct devpm_mock_cycle_shot s;
 	char name[48];
 	unsigned long (*out)[DEVPM_WAKE_NR];
 	uint64_t *lat;
@@ -242,10 +248,10 @@ struct sweep {
 };
 
 /* One point of the sweep: its line. */
-static void point_one(struct devpm_dev_block *b, void *arg)
+static void point_one(struct devpm_block *b, void *arg)
 {
 	struct sweep *w = arg;
-	struct devpm_mc_res r;
+	struct devpm_mock_cycle_res r;
 	char why[200];
 	const char *name = w->name;
 	int e;
@@ -254,7 +260,7 @@ static void point_one(struct devpm_dev_block *b, void *arg)
 	e = sweep_point(w->m, w->md, name, &w->s, &r);
 	if (e) {
 		devpm_note("%s: %s", name, devpm_error());
-		devpm_dev_abort(b, "cycle not run");
+		devpm_block_abort(b, "cycle not run");
 	}
 	w->out[w->md][r.o]++;
 	devpm_metric(name, "outcome", r.o);
@@ -264,7 +270,7 @@ static void point_one(struct devpm_dev_block *b, void *arg)
 	}
 	if (!verdict(w->md, &w->s, &r, why, sizeof(why))) {
 		devpm_note("%s: FAIL: %s", name, why);
-		devpm_dev_abort(b, "%s",
+		devpm_block_abort(b, "%s",
 				r.lost ? "event lost" :
 				"must abort or wake at once");
 	}
@@ -272,23 +278,23 @@ static void point_one(struct devpm_dev_block *b, void *arg)
 		devpm_note("%s: %s", name, why);
 }
 
-TEST_F_TIMEOUT(ev, event_during_freeze_sweep, 300)
+TEST_F_TIMEOUT(events, event_during_freeze_sweep, 300)
 {
 	unsigned long out[NMODES][DEVPM_WAKE_NR] = { { 0 } };
 	uint64_t lat[NMODES * NPOINTS];
 	struct sweep w = { .m = &self->m, .out = out, .lat = lat };
-	struct devpm_sub sub;
+	struct devpm_subtest sub;
 	size_t i;
 	int md;
 
-	devpm_sub_begin(&sub, "event_during_freeze_sweep");
+	devpm_subtest_begin(&sub, "event_during_freeze_sweep");
 	for (md = 0; md < NMODES; md++) {
 		for (i = 0; i < NPOINTS; i++) {
 			w.md = md;
 			shot_for(&self->env, md, i, &w.s);
 			snprintf(w.name, sizeof(w.name), "%s/%s+%ld",
 				 mode_name[md], w.s.point, w.s.off_us);
-			devpm_dev_run(&sub, w.name, point_one, &w);
+			devpm_block_run(&sub, w.name, point_one, &w);
 		}
 	}
 	for (md = 0; md < NMODES; md++)
@@ -308,19 +314,19 @@ TEST_F_TIMEOUT(ev, event_during_freeze_sweep, 300)
 		devpm_metric("-", "event_to_user_p50_us", lat[w.nlat / 2]);
 		devpm_metric("-", "event_to_user_max_us", lat[w.nlat - 1]);
 	}
-	DEVPM_SUB_END(&sub);
+	DEVPM_SUBTEST_END(&sub);
 	EXPECT_EQ(0, self->m.tally.lost) TH_LOG("lost events; first: %s",
 						self->m.tally.first_lost);
 }
 
-TEST_F_TIMEOUT(ev, pending_event_fails_suspend, 60)
+TEST_F_TIMEOUT(events, pending_event_fails_suspend, 60)
 {
-	struct devpm_mc_shot s = { .point = "suspend_noirq", .off_us = 0,
+	struct devpm_mock_cycle_shot s = { .point = "suspend_noirq", .off_us = 0,
 			     .kind = DEVPM_MOCK_HARD, .how = DEVPM_HOW_SELF,
 			     .level = "platform" };
 	struct devpm_sleep sl;
 	char d[256], name[32];
-	struct devpm_mc_res r;
+	struct devpm_mock_cycle_res r;
 	int n, err;
 
 	snprintf(name, sizeof(name), "devpm_mock.%d", MOCK_ID);
@@ -342,11 +348,11 @@ TEST_F_TIMEOUT(ev, pending_event_fails_suspend, 60)
 		       sl.after.last_failed_dev, name);
 	EXPECT_EQ(-EBUSY, sl.after.last_failed_errno);
 	/* Read it: the next suspend goes through (woken by a hard event). */
-	n = devpm_mc_skip(&self->m, DEVPM_MC_RECORD_MS);
+	n = devpm_mock_cycle_skip(&self->m, DEVPM_MOCK_CYCLE_RECORD_MS);
 	EXPECT_EQ(1, n) TH_LOG("%d records, expected the one fired", n);
 	/* Each device's callback times in the log: what a cycle costs. */
 	devpm_knob_write("/sys/power/pm_print_times", "1");
-	ASSERT_EQ(0, devpm_mc_cycle(&self->m, &s, &r)) TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_mock_cycle_cycle(&self->m, &s, &r)) TH_LOG("%s", devpm_error());
 	EXPECT_EQ(0, r.err) TH_LOG("suspend after the record was read: %d (%s)",
 				   r.err, r.stats);
 	EXPECT_NE(DEVPM_WAKE_ABORTED, r.o);
@@ -379,20 +385,20 @@ static long ws_active(const struct devpm_wakeup_source *ws, size_t n,
 	return w ? (long)w->active_count : -1;
 }
 
-TEST_F_TIMEOUT(ev, wakeup_stats_name_the_source, 60)
+TEST_F_TIMEOUT(events, wakeup_stats_name_the_source, 60)
 {
 	struct epoll_event ee = { .events = EPOLLIN | EPOLLET | EPOLLWAKEUP };
 	struct devpm_wakeup_source *a = NULL, *b = NULL, *c = NULL;
-	struct devpm_mc_shot wake = { .point = "suspend_noirq", .off_us = 0,
+	struct devpm_mock_cycle_shot wake = { .point = "suspend_noirq", .off_us = 0,
 				.kind = DEVPM_MOCK_HARD, .how = DEVPM_HOW_SELF,
 				.level = "platform" };
-	struct devpm_mc_shot block = { .point = "suspend", .off_us = 0,
+	struct devpm_mock_cycle_shot block = { .point = "suspend", .off_us = 0,
 				 .kind = DEVPM_MOCK_SOFT, .handshake = true,
 				 .how = DEVPM_HOW_SELF, .level = "devices" };
 	const char *mock = self->m.ws_name;
 	char d[512];
 	size_t na, nb, nc;
-	struct devpm_mc_res r;
+	struct devpm_mock_cycle_res r;
 	uint64_t one = 1;
 	int ep, efd, i, fires = 3, polls = 2;
 
@@ -424,9 +430,9 @@ TEST_F_TIMEOUT(ev, wakeup_stats_name_the_source, 60)
 		  ws_events(b, nb, "[eventfd]"))
 		TH_LOG("the EPOLLWAKEUP item's source ([eventfd]) did not count %d events",
 		       polls);
-	EXPECT_EQ(fires, devpm_mc_skip(&self->m, DEVPM_MC_RECORD_MS));
+	EXPECT_EQ(fires, devpm_mock_cycle_skip(&self->m, DEVPM_MOCK_CYCLE_RECORD_MS));
 	/* What woke the system: the mock's hard event, no IRQ. */
-	ASSERT_EQ(0, devpm_mc_cycle(&self->m, &wake, &r)) TH_LOG("%s",
+	ASSERT_EQ(0, devpm_mock_cycle_cycle(&self->m, &wake, &r)) TH_LOG("%s",
 							   devpm_error());
 	ws_snap(_metadata, &c, &nc);
 	devpm_wakeup_sources_diff(b, nb, c, nc, d, sizeof(d));
@@ -444,7 +450,7 @@ TEST_F_TIMEOUT(ev, wakeup_stats_name_the_source, 60)
 	na = nc;
 	c = NULL;
 	/* What blocked an aborted suspend: the mock's soft event. */
-	ASSERT_EQ(0, devpm_mc_cycle(&self->m, &block, &r)) TH_LOG("%s",
+	ASSERT_EQ(0, devpm_mock_cycle_cycle(&self->m, &block, &r)) TH_LOG("%s",
 							    devpm_error());
 	ws_snap(_metadata, &c, &nc);
 	devpm_wakeup_sources_diff(a, na, c, nc, d, sizeof(d));

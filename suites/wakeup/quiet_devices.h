@@ -6,7 +6,7 @@
  * Their events come from devpm_mock, uinput and timers (userspace's USB
  * key case binds the xHCI back for itself: devpm_qemu_xhci_bind_case());
  * every other device only makes each cycle longer under TCG: the
- * xHCI's reset-resume (~1.5 s a cycle, lib/qemu_xhci.h), and AHCI's
+ * xHCI's reset-resume (~1.5 s a cycle, lib/harness/qemu_xhci.h), and AHCI's
  * (the disks' cache flush and standby, the links' reset in EH after
  * resume, which the next cycle's suspend waits for) and e1000e's
  * callbacks (60-80 ms a cycle, pm_print_times) make a full cycle ~0.35
@@ -23,7 +23,7 @@
  * another driver, is not judged); the run's final recheck judges them
  * all back.  A controller with a mounted disk below it stays bound.
  * DEVPM_WAKEUP_KEEP_USB=1 keeps the xHCI, DEVPM_WAKEUP_KEEP_DEVICES=1 the
- * others.  Under `devpm run` the runner's quiet window (lib/qemu_quiet.h)
+ * others.  Under `devpm run` the runner's quiet window (lib/harness/qemu_quiet.h)
  * has unbound them already: wk_quiet_devices() then finds nothing bound,
  * and the exit hook nothing to wait for.
  */
@@ -36,6 +36,9 @@
 #include <unistd.h>
 
 #include "devpm.h"
+#include "core/host.h"
+#include "harness/qemu_quiet.h"
+#include "harness/qemu_xhci.h"
 
 #define WK_KEEP_DEVICES	"DEVPM_WAKEUP_KEEP_DEVICES"
 

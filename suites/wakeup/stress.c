@@ -19,7 +19,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "mock/mock.h"
+#include "mock/mock_cycle.h"
+#include "sleep/wake_account.h"
+#include "sleep/wake_env.h"
 #include "wakeup_suite.h"
 #include "quiet_devices.h"
 
@@ -58,13 +62,13 @@ __attribute__((constructor)) static void stress_scale(void)
 	info.timeout_s = 60 + ncycles * CYCLE_BOUND_S;
 }
 
-FIXTURE(st) {
+FIXTURE(stress) {
 	off_t mark;
 	struct devpm_wake_env env;
-	struct devpm_mc m;
+	struct devpm_mock_cycle m;
 };
 
-FIXTURE_SETUP(st)
+FIXTURE_SETUP(stress)
 {
 	const char *bug = getenv("DEVPM_MOCK_BUG");
 	char why[256];
@@ -75,7 +79,7 @@ FIXTURE_SETUP(st)
 	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
-	r = devpm_mc_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
+	r = devpm_mock_cycle_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));
 	if (r == 1)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
@@ -86,9 +90,9 @@ FIXTURE_SETUP(st)
 	}
 }
 
-FIXTURE_TEARDOWN(st)
+FIXTURE_TEARDOWN(stress)
 {
-	devpm_mc_close(&self->m);
+	devpm_mock_cycle_close(&self->m);
 	devpm_case_teardown(self->mark);
 }
 
@@ -101,7 +105,7 @@ static uint64_t next(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-static void pick(const struct devpm_wake_env *e, uint64_t *rs, struct devpm_mc_shot *s)
+static void pick(const struct devpm_wake_env *e, uint64_t *rs, struct devpm_mock_cycle_shot *s)
 {
 	static const char *const dev[] = { "prepare", "suspend" };
 	static const char *const late[] = { "suspend_late", "suspend_noirq" };
@@ -141,14 +145,14 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The runner's bound (info.timeout_s, scaled) is the one that counts. */
-TEST_F_TIMEOUT(st, stress_random_injection, HARNESS_S)
+TEST_F_TIMEOUT(stress, stress_random_injection, HARNESS_S)
 {
 	const char *env_seed = getenv("DEVPM_SEED");
 	uint64_t seed, rs, *cyc;
 	unsigned long real = 0;
 	long i, done = 0;
-	struct devpm_mc_res r;
-	struct devpm_mc_shot s;
+	struct devpm_mock_cycle_res r;
+	struct devpm_mock_cycle_shot s;
 
 	seed = env_seed ? strtoull(env_seed, NULL, 0) :
 		(uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
@@ -163,7 +167,7 @@ TEST_F_TIMEOUT(st, stress_random_injection, HARNESS_S)
 	for (i = 0; i < ncycles; i++) {
 		pick(&self->env, &rs, &s);
 		devpm_note("point %ld: %s+%ld", i, s.point, s.off_us);
-		if (devpm_mc_cycle(&self->m, &s, &r)) {
+		if (devpm_mock_cycle_cycle(&self->m, &s, &r)) {
 			TH_LOG("cycle %ld (%s+%ld): %s", i, s.point, s.off_us,
 			       devpm_error());
 			DEVPM_CASE_FAIL(_metadata);

@@ -21,7 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "harness/test.h"
+#include "bus/input/input.h"
+#include "bus/usb/usb_rh_leak.h"
+#include "core/host.h"
+#include "harness/qemu_xhci.h"
+#include "sleep/system_sleep.h"
+#include "sleep/wake_env.h"
+#include "sleep/wakeup_source.h"
 #include "quiet_devices.h"
 #include "wakeup_suite.h"
 
@@ -41,12 +48,12 @@ static const struct devpm_test_info info = {
 	},
 };
 
-FIXTURE(us) {
+FIXTURE(userspace) {
 	off_t mark;
 	struct devpm_wake_env env;
 };
 
-FIXTURE_SETUP(us)
+FIXTURE_SETUP(userspace)
 {
 	/* For the whole program: before the case's mark (quiet_devices.h). */
 	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
@@ -54,29 +61,22 @@ FIXTURE_SETUP(us)
 	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
 }
 
-FIXTURE_TEARDOWN(us)
+FIXTURE_TEARDOWN(userspace)
 {
 	devpm_case_teardown(self->mark);
 }
 
 /*
- * An attempt that must abort: real s2idle with the agent as a safety net
- * (a kernel that does not abort sleeps and is woken), else pm_test=devices
- * (the abort must come before that level).
+ * One attempt: real s2idle with the agent as a safety net (an attempt
+ * that must abort, in a kernel that does not abort, sleeps and is woken;
+ * one that must go through is woken from outside), else pm_test=devices
+ * (an abort must come before that level).
  */
-static int must_abort(struct devpm_wake_env *e, const char *label,
-		      struct devpm_sleep *s)
+static int attempt(struct devpm_wake_env *e, const char *label,
+		   struct devpm_sleep *s)
 {
-	return devpm_wake_cycle(e, e->agent ? DEVPM_HOW_REAL : DEVPM_HOW_PM_TEST, "devices", label,
-			s);
-}
-
-/* An attempt that must go through and be woken from outside. */
-static int must_sleep(struct devpm_wake_env *e, const char *label,
-		      struct devpm_sleep *s)
-{
-	return devpm_wake_cycle(e, e->agent ? DEVPM_HOW_REAL : DEVPM_HOW_PM_TEST, "devices", label,
-			s);
+	return devpm_wake_cycle(e, e->agent ? DEVPM_HOW_REAL :
+				DEVPM_HOW_PM_TEST, "devices", label, s);
 }
 
 static void note_cycle(const char *label, const struct devpm_sleep *s)
@@ -136,7 +136,7 @@ static void ev_src_close(struct ev_src *v)
 		close(v->ep);
 }
 
-TEST_F(us, wakeup_count_protocol)
+TEST_F(userspace, wakeup_count_protocol)
 {
 	unsigned long c0, c1, c2;
 	struct devpm_suspend_stats st;
@@ -163,7 +163,7 @@ TEST_F(us, wakeup_count_protocol)
 	/* An event after the write: the next attempt must abort. */
 	ASSERT_EQ(0, ev_src_fire(&v));
 	ASSERT_EQ(0, ev_src_consume(&v));
-	r = must_abort(&self->env, "event after the handshake", &s);
+	r = attempt(&self->env, "event after the handshake", &s);
 	note_cycle("event after the handshake", &s);
 	ev_src_close(&v);
 	ASSERT_EQ(-EBUSY, r)
@@ -297,7 +297,7 @@ static void epoll_round(struct __test_metadata *_metadata, struct devpm_wake_env
 						 k.event);
 	snprintf(label, sizeof(label), "key pending, %s",
 		 wakeup ? "EPOLLWAKEUP" : "no EPOLLWAKEUP");
-	r = wakeup ? must_abort(e, label, &s) : must_sleep(e, label, &s);
+	r = attempt(e, label, &s);
 	note_cycle(label, &s);
 	keys = ukbd_read(&k);
 	devpm_note("%s: %d key events read after the attempt", label, keys);
@@ -325,7 +325,7 @@ static void epoll_round(struct __test_metadata *_metadata, struct devpm_wake_env
 		epoll_wait(ep, &got, 1, 0);
 		ASSERT_EQ(0, devpm_wakeup_handshake(&c, DEVPM_WAKE_COUNT_MS))
 			TH_LOG("after the key was read: %s", devpm_error());
-		r = must_sleep(e, "key read, EPOLLWAKEUP", &s);
+		r = attempt(e, "key read, EPOLLWAKEUP", &s);
 		note_cycle("key read, EPOLLWAKEUP", &s);
 		EXPECT_EQ(0, r) TH_LOG("suspend after the key was read returned %d (%s)",
 				       r, devpm_error());
@@ -335,7 +335,7 @@ static void epoll_round(struct __test_metadata *_metadata, struct devpm_wake_env
 	ukbd_close(&k);
 }
 
-TEST_F(us, epollwakeup_holds_off_suspend)
+TEST_F(userspace, epollwakeup_holds_off_suspend)
 {
 	epoll_round(_metadata, &self->env, true);
 	/* Negative control: the same without EPOLLWAKEUP. */
@@ -382,7 +382,7 @@ static bool have_alarmtimer(void)
 	return yes;
 }
 
-TEST_F(us, alarm_under_2s_aborts)
+TEST_F(userspace, alarm_under_2s_aborts)
 {
 	struct devpm_sleep s;
 	uint64_t exp, t0;
@@ -394,7 +394,7 @@ TEST_F(us, alarm_under_2s_aborts)
 	fd = alarm_in(1000);
 	ASSERT_LE(0, fd) TH_LOG("timerfd CLOCK_BOOTTIME_ALARM: %s",
 				strerror(-fd));
-	r = must_abort(&self->env, "alarm due in 1 s", &s);
+	r = attempt(&self->env, "alarm due in 1 s", &s);
 	note_cycle("alarm due in 1 s", &s);
 	EXPECT_EQ(-EBUSY, r)
 		TH_LOG("suspend with an alarm due in 1 s returned %d, expected -EBUSY (alarmtimer_suspend's 2 s rule)",
@@ -407,8 +407,8 @@ TEST_F(us, alarm_under_2s_aborts)
 	while (read(fd, &exp, sizeof(exp)) < 0 && errno == EAGAIN)
 		poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 2000);
 	close(fd);
-	/* The check waits out the alarm's second (floor.h). */
-	devpm_floor_add(t0, 1000 * 1000ULL);
+	/* The check waits out the alarm's second (least_time.h). */
+	devpm_least_time_add(t0, 1000 * 1000ULL);
 }
 
 #define KEY_WAIT_MS	1000	/* a key after the resume: see below */
@@ -419,14 +419,14 @@ static void find_reinit(const char *line, void *arg)
 		*(bool *)arg = true;
 }
 
-TEST_F(us, usb_key_during_freeze)
+TEST_F(userspace, usb_key_during_freeze)
 {
 	struct devpm_kmsg *kmsg;
 	bool reinit = false;
 	struct devpm_input_node nodes[4];
 	struct devpm_input *in = NULL;
 	struct devpm_key keys[8];
-	struct devpm_rh_watch rw;
+	struct devpm_usb_rh_watch rw;
 	struct devpm_sleep s;
 	char reply[128], why[256];
 	long leak, open, now, base;
@@ -464,7 +464,7 @@ TEST_F(us, usb_key_during_freeze)
 		TH_LOG("%s", devpm_error());
 	devpm_note("cycle key during freeze: s2idle, woken by the host agent");
 	kmsg = devpm_kmsg_open();
-	devpm_rh_watch_start(&rw);
+	devpm_usb_rh_watch_start(&rw);
 	r = devpm_sleep_attempt("freeze", &s);
 	if (kmsg)
 		devpm_kmsg_drain(kmsg, find_reinit, &reinit);
@@ -479,15 +479,15 @@ TEST_F(us, usb_key_during_freeze)
 	 */
 	t = devpm_now_us();
 	n = devpm_input_read_keys(in, keys, 8, 2, KEY_WAIT_MS);
-	/* A key that does not come is proven by the whole wait (floor.h). */
+	/* A key that does not come is proven by the whole wait (least_time.h). */
 	if (n >= 0 && n < 2)
-		devpm_floor_add(t, KEY_WAIT_MS * 1000ULL);
+		devpm_least_time_add(t, KEY_WAIT_MS * 1000ULL);
 	/* Exactly once: nothing more comes, for as long as it is waited. */
 	if (n == 2) {
 		t = devpm_now_us();
 		more = devpm_input_read_keys(in, keys + 2, 6, 6, 300);
 		if (!more)
-			devpm_floor_add(t, 300 * 1000ULL);
+			devpm_least_time_add(t, 300 * 1000ULL);
 		n += more;
 	}
 	for (i = 0; i < n; i++)
@@ -500,19 +500,19 @@ TEST_F(us, usb_key_during_freeze)
 	devpm_input_close(in);
 	/*
 	 * The key's remote wakeup and the xHC reinit leak a reference on
-	 * usb1 (lib/usb_rh_leak.h): said as the kernel's when the counts
+	 * usb1 (lib/bus/usb/usb_rh_leak.h): said as the kernel's when the counts
 	 * prove it, and in QEMU a rebind of the controller repairs it for
 	 * the cases after (the case's restore unbinds one it bound).  Any
 	 * other leak is left to the verdict.
 	 */
 	/* The key wait above already gave the cycle's work KEY_WAIT_MS. */
-	leak = devpm_rh_leak("usb1", 500, &now, &base);
-	open = devpm_rh_watch_open(&rw);
-	devpm_rh_watch_stop(&rw);
+	leak = devpm_usb_rh_leak("usb1", 500, &now, &base);
+	open = devpm_usb_rh_watch_open(&rw);
+	devpm_usb_rh_watch_stop(&rw);
 	if (leak > 0) {
 		devpm_note("usb1 (hub): runtime_usage %ld, baseline %ld, after the cycle; port resumes begun and not ended: %ld",
 			   now, base, open);
-		if (devpm_rh_leak_explained(leak, open, reinit) &&
+		if (devpm_usb_rh_leak_explained(leak, open, reinit) &&
 		    getenv("DEVPM_QEMU_BOOT")) {
 			if (!bound)
 				ASSERT_LE(0, devpm_qemu_xhci_reset(self->env.agent))
@@ -552,7 +552,7 @@ TEST_F(us, usb_key_during_freeze)
  * Last of the program: after an S3 cycle QEMU's machine is not the same
  * (an s2idle cycle woken by the agent after it hung).
  */
-TEST_F(us, alarm_wakes_system)
+TEST_F(userspace, alarm_wakes_system)
 {
 	char label[64];
 	uint64_t exp = 0, boot0, slept, due_us = ALARM_MS * 1000ULL;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * wakeup_suite.h - what the wakeup suite's programs include: how a cycle
- * sleeps (lib/wake_env.h), one mock wakeup event's cycle
- * (lib/mock_cycle.h) and, in the mock programs, the QEMU devices kept out
+ * sleeps (lib/sleep/wake_env.h), one mock wakeup event's cycle
+ * (lib/mock/mock_cycle.h) and, in the mock programs, the QEMU devices kept out
  * of the cycles (quiet_devices.h).
  */
 #ifndef WAKEUP_SUITE_H
@@ -14,8 +14,5 @@
 #include <string.h>
 
 #include "devpm.h"
-#include "mock.h"
-#include "mock_cycle.h"
-#include "wake_env.h"
 
 #endif

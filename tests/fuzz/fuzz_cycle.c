@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_cycle.c - the sleep cycle cache's reader (lib/sleep_trace.c
+ * fuzz_cycle.c - the sleep cycle cache's reader (lib/trace/sleep_trace.c
  * devpm_sleep_cycle_load(), read back by the cases of async/sleep from
- * lib/cycle_cache.c's files): any input is read whole or refused with a
+ * lib/sleep/sleep_cycle_cache.c's files): any input is read whole or refused with a
  * reason, and what it read saves and reads back the same.
  */
-#include "fuzz.h"
 #include "devpm.h"
+#include "trace/sleep_trace.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

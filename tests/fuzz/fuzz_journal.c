@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_journal.c - the journal's reading of its own file (lib/journal.c,
+ * fuzz_journal.c - the journal's reading of its own file (lib/state/journal.c,
  * as `devpm restore` reads what a killed run left).
  *
- * lib/journal.c has no parse function apart from the restore: each
+ * lib/state/journal.c has no parse function apart from the restore: each
  * record is checked and carried out in one step (restore_record()).  So
  * this harness goes through the public devpm_journal_restore_all(), which
  * executes what it parses, and confines it:
@@ -22,8 +22,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "state/journal.h"
 #include "fuzz.h"
-#include "journal.h"
 
 static char scratch[64], journal[128];
 

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_ksleep.c - the perf records of the kernel's sleeps
- * (devpm_ksleep_parse_record(), lib/kernel_sleep.c), walked as the ring
+ * (devpm_kernel_sleep_parse_record(), lib/trace/kernel_sleep.c), walked as the ring
  * reader walks them, and the attribution of those sleeps to the PM
  * windows of trace lines parsed from the same input
- * (devpm_floor_sleep_spans(), lib/floor_sleep.c).  A record is read or
+ * (devpm_least_time_sleeps_spans(), lib/trace/least_time_sleeps.c).  A record is read or
  * refused; a counted span is never longer than the sleep it came from.
  * The input is the trace text, a NUL, then the records.
  */
 #include <linux/perf_event.h>
 
-#include "fuzz.h"
 #include "devpm.h"
+#include "trace/kernel_sleep.h"
+#include "trace/least_time_sleeps.h"
+#include "fuzz.h"
 
 #define MAX_EV 64
 #define MAX_SLEEPS 64
 
 struct check {
-	const struct devpm_ksleep *s;
+	const struct devpm_kernel_sleep *s;
 	size_t ns;
 };
 
@@ -38,7 +40,7 @@ static void span(uint64_t from, uint64_t len, void *ctx)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int edge_of[3] = { 0, 1, -1 };
-	struct devpm_ksleep s[MAX_SLEEPS];
+	struct devpm_kernel_sleep s[MAX_SLEEPS];
 	struct devpm_event *ev = calloc(MAX_EV, sizeof(*ev));
 	char *text = fz_text(data, size), *line, *save = NULL;
 	struct perf_event_header h;
@@ -60,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		memcpy(rec, data + off, h.size);
 		/* misc's low bits pick a sleep or a window's edge. */
-		if (devpm_ksleep_parse_record(rec, h.size,
+		if (devpm_kernel_sleep_parse_record(rec, h.size,
 					      h.misc % 3 ? 0 : 1000, &s[c.ns],
 					      &lost) == 1) {
 			s[c.ns].edge = edge_of[h.misc % 3];
@@ -73,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     line = strtok_r(NULL, "\n", &save))
 		if (!devpm_trace_parse_line(line, &ev[nev]))
 			nev++;
-	devpm_floor_sleep_spans(ev, nev, s, c.ns, span, &c);
+	devpm_least_time_sleeps_spans(ev, nev, s, c.ns, span, &c);
 	free(ev);
 	free(text);
 	return 0;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_trace.c - the trace line parser (lib/trace.c) and what reads the
- * events it gives: the call/return pairing (lib/transition.c) and the
- * autosuspend timer's fields (lib/autosuspend_timer.c).  Each line is
+ * fuzz_trace.c - the trace line parser (lib/trace/trace.c) and what reads the
+ * events it gives: the call/return pairing (lib/trace/transition.c) and the
+ * autosuspend timer's fields (lib/rpm/autosuspend_timer.c).  Each line is
  * parsed or refused; the readers must not read past what was parsed.
  */
-#include "fuzz.h"
 #include "devpm.h"
+#include "rpm/autosuspend_timer.h"
+#include "trace/transition.h"
+#include "fuzz.h"
 
 #define MAX_EV 64
 

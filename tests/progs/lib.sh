@@ -3,7 +3,7 @@
 # lib.sh - output of a kselftest-harness test program, for the fake
 # programs the runner's unit tests run.  Each program sets CASES (its case
 # names) and NEEDS (its "# NEEDS" lines), then sources this file, which
-# answers --list and --needs and honours DEVPM_TEST_GLOB like lib/test.h.
+# answers --list and --needs and honours DEVPM_TEST_GLOB like lib/harness/test.h.
 
 case "${1:-}" in
 --list)

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * subtest.c - per-device nested KTAP lines (subtest.h).
+ * Lines are flushed at once: the harness forks, and the runner timestamps
+ * what it reads.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/subtest.h"
+#include "judge/baseline.h"
+#include "judge/verdict.h"
+
+enum sub_res { SUB_PASS, SUB_FAIL, SUB_SKIP };
+
+/*
+ * The error rule (verdict.h) at the end of every device's block: a device
+ * whose runtime PM went into error fails, whatever the case concluded.
+ */
+static enum sub_res judge(enum sub_res res, const char *dev, char *msg,
+			  size_t len)
+{
+	const struct devpm_baseline *b;
+	char why[768], was[512];
+
+	if (!devpm_verdict_active())
+		return res;
+	devpm_verdict_touched(dev);
+	b = devpm_baseline();
+	if (!b || devpm_verdict_device(b, dev, DEVPM_V_ERROR, why,
+				       sizeof(why)) <= 0)
+		return res;
+	snprintf(was, sizeof(was), "%s", msg);
+	if (!was[0])
+		snprintf(msg, len, "%s", why);
+	else if (res == SUB_SKIP)
+		snprintf(msg, len, "%s (the case would have skipped: %s)", why,
+			 was);
+	else
+		snprintf(msg, len, "%s; %s", why, was);
+	return SUB_FAIL;
+}
+
+/*
+ * A device's result line carries its name only, so that names compare
+ * across runs; what was measured or why goes on a "# " line before it.
+ * Only a SKIP reason follows the name, as a KTAP directive.
+ */
+static void sub_line(struct devpm_subtest *s, enum sub_res res, const char *dev,
+		     const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	res = judge(res, dev, msg, sizeof(msg));
+	s->n++;
+	if (res != SUB_SKIP && msg[0])
+		printf("    # %s\n", msg);
+	printf("    %s %d %s", res == SUB_FAIL ? "not ok" : "ok", s->n, dev);
+	if (res == SUB_SKIP)
+		printf(" # SKIP %s\n", msg);
+	else
+		printf("\n");
+	fflush(stdout);
+	if (res == SUB_FAIL && !s->first_fail[0])
+		snprintf(s->first_fail, sizeof(s->first_fail), "%s: %s", dev,
+			 msg);
+	if (res == SUB_PASS)
+		s->pass++;
+	else if (res == SUB_FAIL)
+		s->fail++;
+	else
+		s->skip++;
+}
+
+void devpm_subtest_begin(struct devpm_subtest *s, const char *casename)
+{
+	memset(s, 0, sizeof(*s));
+	printf("    # Subtest: %s\n", casename);
+	fflush(stdout);
+}
+
+void devpm_subtest_pass(struct devpm_subtest *s, const char *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sub_line(s, SUB_PASS, dev, fmt, ap);
+	va_end(ap);
+}
+
+void devpm_subtest_fail(struct devpm_subtest *s, const char *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sub_line(s, SUB_FAIL, dev, fmt, ap);
+	va_end(ap);
+}
+
+void devpm_subtest_skip(struct devpm_subtest *s, const char *dev, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sub_line(s, SUB_SKIP, dev, fmt, ap);
+	va_end(ap);
+}
+
+int devpm_subtest_end(struct devpm_subtest *s)
+{
+	printf("    1..%d\n", s->n);
+	fflush(stdout);
+	if (s->fail)
+		return 1;
+	return s->pass ? 0 : -1;
+}
