@@ -182,7 +182,7 @@ check-unit: $(UNIT_BIN) $(O)/san/devpm all
 
 # checkpatch, then the layering rule (docs/architecture.md) on the
 # sources and the objects, with its planted violations.
-lint: $(KTREE_STAMP) all $(O)/devpm-qemu-agent
+lint: $(KTREE_STAMP) all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 	@sh tests/lint.sh $(CHECKPATCH)
 	@sh tests/layers_test.sh $(O)
 
@@ -254,9 +254,8 @@ PLANTED_SRC	:= $(sort $(wildcard qemu/planted/*.c))
 PLANTED_BIN	:= $(PLANTED_SRC:qemu/planted/%.c=$(O)/qemu/planted/planted/%)
 QEMU_VARS	:= SUITES TEST PROFILE KERNEL_PKG KERNEL MODULES KCONFIG \
 		   EXTRA_MODULES QEMU_ARGS BOOT ACCEL KVM_PROBE_S QEMU_TIMEOUT \
-		   DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
-		   DEVPM_WAKEUP_KEEP_USB DEVPM_ASYNC_KEEP_USB \
-		   DEVPM_WAKEUP_KEEP_DEVICES
+		   SET_ASIDE \
+		   DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES
 export $(QEMU_VARS)
 
 $(AGENT_OBJ) $(SAN_AGENT_LIB): $(AGENT_HDRS)
@@ -264,6 +263,20 @@ $(AGENT_OBJ) $(SAN_AGENT_LIB): $(AGENT_HDRS)
 $(O)/devpm-qemu-agent: $(AGENT_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $(AGENT_OBJ) -lm
+
+# The environment hook of the image (qemu/guest/: QEMU's controllers set
+# aside; lib/harness/environment.h), a guest program on libdevpm.
+GUEST_SRC	:= $(sort $(wildcard qemu/guest/*.c))
+GUEST_OBJ	:= $(GUEST_SRC:%.c=$(O)/%.o)
+SAN_GUEST_LIB	:= $(filter-out $(O)/san/qemu/guest/env_hook.o,\
+		   $(GUEST_SRC:%.c=$(O)/san/%.o))
+
+$(GUEST_OBJ) $(SAN_GUEST_LIB): $(wildcard qemu/guest/*.h)
+
+$(O)/devpm-env-hook: $(GUEST_OBJ) $(O)/libdevpm.a
+	@echo "  LD      $@"
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(GUEST_OBJ) $(O)/libdevpm.a \
+		$(PKG_LIBS) -lz
 
 $(O)/qemu/selftest/selftest/%: qemu/selftest/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
@@ -275,12 +288,12 @@ $(O)/qemu/planted/planted/%: qemu/planted/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_ST
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
 
-$(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(O)/san/libdevpm.a $(HDRS) \
-		$(AGENT_HDRS) $(KTREE_STAMP)
+$(O)/tests/test_qemu_%: tests/test_qemu_%.c $(SAN_AGENT_LIB) $(SAN_GUEST_LIB) \
+		$(O)/san/libdevpm.a $(HDRS) $(AGENT_HDRS) $(KTREE_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC san  $<"
 	@$(CC) $(SAN_CFLAGS) -Itests -Iqemu -o $@ $< $(SAN_AGENT_LIB) \
-		$(O)/san/libdevpm.a $(PKG_LIBS) -lz -lm
+		$(SAN_GUEST_LIB) $(O)/san/libdevpm.a $(PKG_LIBS) -lz -lm
 
 # The fixture kernel modules (docs/fixtures.md), built in a copy under
 # $(O)/fixtures-build so no object lands in the source tree.  `make qemu`
@@ -290,10 +303,10 @@ KDIR		?= /lib/modules/$(shell uname -r)/build
 fixtures:
 	@sh fixtures/build.sh "$(KDIR)" fixtures/devpm_mock $(O)/fixtures-build
 
-qemu: deps all $(O)/devpm-qemu-agent
+qemu: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 	@bash qemu/run.sh O=$(O)
 
-qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
+qemu-check: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 	@rm -rf $(O)/kselftest
 	@$(MAKE) -s --no-print-directory install \
 		INSTALL_PATH=$(abspath $(O))/kselftest
@@ -304,12 +317,12 @@ qemu-check: deps all $(O)/devpm-qemu-agent $(SELFTEST_BIN) $(KSFT_RUNNER_STAMP)
 # boot (qemu/run.sh: BOOT; its kernel comes by fw_cfg, with KASLR, as in a
 # LAVA image): each must pass.
 S3_CASES	:= wakeup/userspace:alarm_wakes_system
-qemu-s3: deps all $(O)/devpm-qemu-agent
+qemu-s3: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 	@BOOT=bzimage SUITES=wakeup TEST='userspace/alarm_wakes_system' \
 		bash qemu/run.sh O=$(O)
 	@sh tests/check_cases.sh pass results/latest $(S3_CASES)
 
-qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
+qemu-planted: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(PLANTED_BIN)
 	@bash qemu/run.sh O=$(O) --planted
 
 # The wakeup suite's negative control (docs/suites/wakeup.md): devpm_mock's
@@ -317,14 +330,14 @@ qemu-planted: deps all $(O)/devpm-qemu-agent $(PLANTED_BIN)
 # counted.  run.sh exits 1 for those failures; 2 (an error) still stops.
 LOST_CASES	:= wakeup/events:event_during_freeze_sweep \
 		   wakeup/stress:stress_random_injection
-qemu-lost: deps all $(O)/devpm-qemu-agent
+qemu-lost: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 	@rc=0; DEVPM_MOCK_BUG=lost_wakeup DEVPM_STRESS_CYCLES=30 SUITES=wakeup \
 		TEST='*s[wt][er]*[pn]' bash qemu/run.sh O=$(O) || rc=$$?; \
 		[ $$rc -le 1 ] || exit $$rc
 	@sh tests/check_cases.sh lost results/latest $(LOST_CASES)
 
 # The bench suite (bench/README) in the QEMU image: trace on/off.
-qemu-bench: deps all $(O)/devpm-qemu-agent $(BENCH_PROG_BIN)
+qemu-bench: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(BENCH_PROG_BIN)
 	@bash qemu/run.sh O=$(O) --bench
 
 # After the QEMU runs, their own result files pass the same checks: the

@@ -147,10 +147,12 @@ build_base() {
 }
 
 # build_devpm NAME SUITES_DIR: sets PART to the cpio with /devpm/devpm,
+# /devpm/env-hook (qemu/guest/env_hook.c: the runner's --env-hook),
 # /devpm/suites/ and the libraries they link.
 build_devpm() {
 	local name=$1 src=$2 key st b l bins
-	bins=$(find "$DEVPM_BIN" "$src" -type f -perm -u+x 2>/dev/null | sort)
+	bins=$(find "$DEVPM_BIN" "$ENV_HOOK" "$src" -type f -perm -u+x \
+		2>/dev/null | sort)
 	key=$(inputs_key "$QEMU_DIR/image.sh" $bins)
 	PART=$IMG/$name-$key.cpio
 	if [ -e "$PART" ]; then
@@ -162,6 +164,7 @@ build_devpm() {
 	rm -rf "$st"
 	mkdir -p "$st/devpm/suites"
 	cp "$DEVPM_BIN" "$st/devpm/devpm"
+	cp "$ENV_HOOK" "$st/devpm/env-hook"
 	[ -d "$src" ] && cp -a "$src/." "$st/devpm/suites/"
 	# Without their debug information the programs are a third of the
 	# size: the kernel unpacks megabytes less before /init (TCG).
@@ -330,6 +333,8 @@ build_conf() {
 		printf 'SETTLE=%q\n' "$(printf '%s' "${PROFILE_SETTLE:-}" |
 			tr -s ' \t\n' '   ')"
 	} >"$st/etc/devpm/run.conf"
+	# The environment hook's drivers (qemu/guest/env_hook.c).
+	printf '%s\n' $SET_ASIDE_DRIVERS >"$st/etc/devpm/set-aside"
 	cpio_of "$st" "$1/conf.cpio"
 	rm -rf "$st"
 }

@@ -73,14 +73,23 @@ case $O in
 esac
 DEVPM_BIN=$B/devpm
 AGENT=$B/devpm-qemu-agent
+ENV_HOOK=$B/devpm-env-hook
 BENCH=$B/devpm-bench
 SUITES_SRC=$B/suites
 SELFTEST_SRC=$B/qemu/selftest
 PLANTED_SRC=$B/qemu/planted
 BENCH_SRC=$B/bench-suites
 FIXTURES_BUILD=$B/fixtures
-[ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] ||
-	die "$O/devpm or $O/devpm-qemu-agent missing; run 'make qemu' rather than qemu/run.sh"
+[ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] && [ -x "$ENV_HOOK" ] ||
+	die "$O/devpm, $O/devpm-qemu-agent or $O/devpm-env-hook missing; run 'make qemu' rather than qemu/run.sh"
+# The controllers the environment hook sets aside for the programs whose
+# sleep cycles judge only their own devices: the profile's, or SET_ASIDE
+# (SET_ASIDE=none: every device stays bound).
+SET_ASIDE_DRIVERS=${SET_ASIDE:-${PROFILE_SET_ASIDE:-}}
+[ "$SET_ASIDE_DRIVERS" = none ] && SET_ASIDE_DRIVERS=
+case $SET_ASIDE_DRIVERS in
+*[!A-Za-z0-9_\ -]*) die "SET_ASIDE='$SET_ASIDE_DRIVERS': give driver names separated by spaces" ;;
+esac
 
 suite_args=
 for s in ${SUITES:-}; do
@@ -163,7 +172,7 @@ if [ -n "$image_dir" ]; then
 	RUNDIR=$QEMU_BUILD/run.$$.image
 	rm -rf "$RUNDIR" && mkdir -p "$RUNDIR" || die "cannot make $RUNDIR"
 	GUEST_MODE=lava GUEST_RUN_ARGS= TEST=
-	GUEST_ENV="DEVPM_LAVA=1 DEVPM_QEMU_PROFILE=$PROFILE"
+	GUEST_ENV="DEVPM_LAVA=1"
 	build_extra "$RUNDIR"
 	build_conf "$RUNDIR"
 	cat "$BASE" "$DEVPM_PART" "$RUNDIR/extra.cpio" "$RUNDIR/conf.cpio" \
@@ -328,7 +337,7 @@ probe_accel() {
 run_guest() {
 	local name=$1 part=$2 output=$3 t0 rc
 	GUEST_RUN_ARGS=$4
-	GUEST_ENV="DEVPM_QEMU=1 DEVPM_QEMU_PROFILE=$PROFILE DEVPM_QEMU_BOOT=$BOOT $5"
+	GUEST_ENV=$5
 	GUEST_MODE=run
 	shift 5
 	new_rundir "$name"
@@ -443,7 +452,7 @@ ksft_check() {
 		die "KUNIT_PY=${KUNIT_PY:-}: no kunit.py; run 'make qemu-check'"
 	new_rundir kselftest
 	GUEST_MODE=kselftest GUEST_RUN_ARGS= KSFT_ARGS="-c $coll"
-	GUEST_ENV="DEVPM_QEMU=1 DEVPM_QEMU_PROFILE=$PROFILE DEVPM_QEMU_BOOT=$BOOT"
+	GUEST_ENV=""
 	build_extra "$RUNDIR"
 	build_conf "$RUNDIR"
 	cat "$BASE" "$DEVPM_PART" "$KSFT_PART" "$RUNDIR/extra.cpio" \
@@ -609,10 +618,11 @@ if [ $bench = 1 ]; then
 	exit $RUN_RC
 fi
 
-# Test settings handed to the guest's run (docs/suites/wakeup.md).
+# Test settings handed to the guest's run (docs/suites/wakeup.md); the
+# profile's stress cycles unless DEVPM_STRESS_CYCLES says otherwise.
+DEVPM_STRESS_CYCLES=${DEVPM_STRESS_CYCLES:-${PROFILE_STRESS_CYCLES:-}}
 guest_pass=
-for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
-	DEVPM_WAKEUP_KEEP_USB DEVPM_ASYNC_KEEP_USB DEVPM_WAKEUP_KEEP_DEVICES; do
+for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES; do
 	val=${!v:-}
 	[ -z "$val" ] && continue
 	case $val in

@@ -99,7 +99,9 @@ def nm_blocks(objs):
     for top in ('lib', 'qemu'):
         base = os.path.join(objs, top)
         for dirpath, dirs, names in os.walk(base):
-            dirs[:] = [d for d in dirs if d not in ('selftest', 'planted')]
+            # devpm's own objects: not the fixtures' kernel build.
+            dirs[:] = [d for d in dirs if d not in ('selftest', 'planted')
+                       and not d.startswith('fixtures')]
             for n in sorted(names):
                 if not n.endswith('.o'):
                     continue

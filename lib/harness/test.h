@@ -30,6 +30,7 @@
 #include <string.h>
 #include "kselftest_harness.h"
 #include "devpm.h"
+#include "harness/environment.h"
 #include "harness/test_info.h"
 
 /*
@@ -61,23 +62,20 @@
  * broken fails the case, even one that passed or skipped.
  */
 #define devpm_case_teardown(mark) do { \
-	devpm_case_restore(mark); \
+	DEVPM_CASE_RESTORE(mark); \
 	DEVPM_CASE_VERDICT(); \
 } while (0)
 
 /*
- * devpm_case_teardown() of a case that unbound QEMU's xHCI
- * (lib/harness/qemu_xhci.h): the restore binds it again, every USB device comes
- * back (for the verdict and the cases after) or the case fails, then the
- * verdict.
+ * devpm_case_restore(), failing the case when what it put back did not
+ * settle (environment.h: a device the environment set aside that did
+ * not come back whole).
  */
-#define devpm_case_teardown_usb(mark) do { \
-	devpm_case_restore(mark); \
-	if (devpm_qemu_xhci_settle(DEVPM_XHCI_SETTLE_MS)) { \
+#define DEVPM_CASE_RESTORE(mark) do { \
+	if (devpm_case_restore(mark)) { \
 		TH_LOG("%s", devpm_error()); \
 		DEVPM_CASE_FAIL(_metadata); \
 	} \
-	DEVPM_CASE_VERDICT(); \
 } while (0)
 
 /*
@@ -113,6 +111,7 @@
 static struct {
 	struct __test_metadata **t;
 	size_t n, cap;
+	const char *glob;	/* the selection: NULL every case */
 } devpm__cases;
 
 static inline void devpm__hold_case(struct __test_metadata *t)
@@ -166,6 +165,7 @@ static inline int devpm_test_select(enum devpm_test_mode mode,
 		fprintf(stderr, "devpm: this kselftest harness registers cases without __register_test(); devpm's case selection must be taught its way (KSRC=)\n");
 		return DEVPM_EXIT_USAGE;
 	}
+	devpm__cases.glob = glob;
 	for (i = 0; i < devpm__cases.n; i++)
 		if (!glob || !fnmatch(glob, devpm__cases.t[i]->name, 0))
 			(__register_test)(devpm__cases.t[i]);
@@ -173,6 +173,21 @@ static inline int devpm_test_select(enum devpm_test_mode mode,
 		return -1;
 	devpm__harness_cases(true);
 	return 0;
+}
+
+/*
+ * Does this run of the program run the case name (-t GLOB)?  For work a
+ * case does for another one of the same run (a cycle it saves for it).
+ */
+static inline bool devpm_test_selected(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < devpm__cases.n; i++)
+		if (!strcmp(devpm__cases.t[i]->name, name))
+			return !devpm__cases.glob ||
+			       !fnmatch(devpm__cases.glob, name, 0);
+	return false;
 }
 
 /*

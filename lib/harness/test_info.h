@@ -14,20 +14,23 @@
 #define DEVPM_EXIT_USAGE 2
 #define DEVPM_EXIT_SKIP 4	/* KSFT_SKIP */
 
+/* The devices a program's system-sleep cycles judge (sleep_scope below). */
+enum devpm_sleep_scope {
+	DEVPM_SLEEP_ALL_DEVICES,	/* every device of the machine */
+	DEVPM_SLEEP_OWN_DEVICES,	/* only those the program makes */
+};
+
 struct devpm_test_info {
 	const char *suite;
 	int timeout_s;		/* whole program; the runner's default is 60 */
 	struct devpm_needs needs;
 	/*
-	 * Its sleep cycles need none of QEMU's controllers (their events
-	 * come from mock devices, uinput, timers) and want them out (it
-	 * unbinds them itself, lib/harness/qemu_xhci.h, or its cycles are only
-	 * slower with them; a case that needs the xHCI binds it back for
-	 * itself): the runner may run it in its quiet window
-	 * (lib/harness/qemu_quiet.h).  --needs says
-	 * "# NEEDS quiet-devices: yes".
+	 * The devices its system-sleep cycles judge: DEVPM_SLEEP_OWN_DEVICES
+	 * when only those it makes itself (devpm_mock, uinput, timers).
+	 * An environment may then set aside slow devices for its cycles
+	 * (environment.h).  --needs says "# NEEDS sleep-scope: own-devices".
 	 */
-	bool quiet_devices;
+	enum devpm_sleep_scope sleep_scope;
 };
 
 /* Hooks around test_harness_run(): see lib/harness/test_main.c. */
@@ -56,8 +59,12 @@ void devpm_test_shared(void (*setup)(void), void (*cleanup)(void));
  * device it left in error, with a leaked reference or unable to suspend.
  */
 off_t devpm_case_setup(void);
-/* Put back what the case wrote since mark. */
-void devpm_case_restore(off_t mark);
+/*
+ * Put back what the case wrote since mark, then let what came back
+ * settle (environment.h).  0, or -errno with devpm_error(): the case
+ * fails.
+ */
+int devpm_case_restore(off_t mark);
 /* The verdict rules after a case: the number of failures. */
 int devpm_case_verdict(const char *casename);
 

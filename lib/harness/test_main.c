@@ -12,7 +12,7 @@
 #include "core/safety.h"
 #include "core/sysfs.h"
 #include "harness/needs.h"
-#include "harness/qemu_quiet.h"
+#include "harness/environment.h"
 #include "harness/test_info.h"
 #include "judge/baseline.h"
 #include "judge/verdict.h"
@@ -56,29 +56,6 @@ static int verdict_begin(void)
 	return -1;
 }
 
-/*
- * In the runner's quiet window (qemu_quiet.h) the variable only says what
- * the runner did; the program looks for itself, and its own unbind (which
- * finds nothing bound in the window) takes any controller still bound.
- */
-static void quiet_window_check(const struct devpm_test_info *info)
-{
-	char list[512];
-	int n;
-
-	if (!info->quiet_devices || !getenv(DEVPM_QEMU_QUIET_ENV))
-		return;
-	n = devpm_qemu_quiet_bound(list, sizeof(list));
-	if (!n)
-		printf("# %s: the runner holds QEMU's controllers unbound for this program (none bound to %s, %s or %s)\n",
-		       DEVPM_QEMU_QUIET_ENV, devpm_qemu_quiet_drivers[0],
-		       devpm_qemu_quiet_drivers[1],
-		       devpm_qemu_quiet_drivers[2]);
-	else if (n > 0)
-		printf("# %s is set but %s still bound: this program unbinds what it needs itself\n",
-		       DEVPM_QEMU_QUIET_ENV, list);
-}
-
 /* Returns an exit code, or -1 to go on and run the harness. */
 int devpm_test_begin(const struct devpm_test_info *info, int argc,
 		     char **argv, enum devpm_test_mode *mode,
@@ -107,8 +84,8 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 		printf("# NEEDS timeout_s: %d\n",
 		       info->timeout_s ? info->timeout_s : 60);
 		devpm_needs_print(&info->needs);
-		if (info->quiet_devices)
-			printf("# NEEDS quiet-devices: yes\n");
+		if (info->sleep_scope == DEVPM_SLEEP_OWN_DEVICES)
+			printf("# NEEDS sleep-scope: own-devices\n");
 		return 0;
 	}
 	if (*mode == DEVPM_MODE_LIST)
@@ -134,7 +111,6 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 			return DEVPM_EXIT_SKIP;
 		}
 	}
-	quiet_window_check(info);
 	/* The cases' traces share a few instances (trace.h). */
 	devpm_trace_pool_begin();
 	devpm_least_time_sleeps_watch();
@@ -144,15 +120,17 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 off_t devpm_case_setup(void)
 {
 	devpm_verdict_case_begin();
+	devpm_env_case_begin();
 	devpm_least_time_begin();
 	devpm_wait_latency_begin();
 	return devpm_journal_mark();
 }
 
-void devpm_case_restore(off_t mark)
+int devpm_case_restore(off_t mark)
 {
 	if (devpm_journal_restore_since(mark) < 0)
 		fprintf(stderr, "# restore: %s\n", devpm_error());
+	return devpm_env_case_settle();
 }
 
 int devpm_case_verdict(const char *casename)

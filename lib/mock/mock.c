@@ -149,6 +149,17 @@ int devpm_mock_reprobe(int id)
 	return ctl_write_id("reprobe", id);
 }
 
+const char *devpm_mock_name(int id)
+{
+	static char names[DEVPM_MOCK_MAX][32];
+
+	if (id < 0 || id >= DEVPM_MOCK_MAX)
+		return "devpm_mock.?";
+	if (!names[id][0])
+		snprintf(names[id], sizeof(names[id]), "devpm_mock.%d", id);
+	return names[id];
+}
+
 int devpm_mock_path(int id, char *buf, size_t len)
 {
 	char link[DEVPM_PATH_MAX];

@@ -74,6 +74,8 @@ int devpm_mock_delete(int id);
 int devpm_mock_reprobe(int id);
 /* Kernel path of the device directory, e.g. for devpm_dev_open(). */
 int devpm_mock_path(int id, char *buf, size_t len);
+/* "devpm_mock.<id>", the device's name (a static buffer per id). */
+const char *devpm_mock_name(int id);
 int devpm_mock_dev(int id, struct devpm_dev *d);
 
 /* Links between mock devices (journaled link_del). */

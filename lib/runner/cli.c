@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/cli.h"
 #include "cli.h"
 #include "util.h"
 

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/cpu_busy.h"
 #include "cpu_busy.h"
 
 long long rn_cpu_busy_ticks(const char *stat)

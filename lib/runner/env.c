@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "runner/env.h"
 #include "core/sysfs.h"
 #include "core/version.h"
 #include "env.h"

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "runner/kept.h"
 #include "core/safety.h"
 #include "core/sysfs.h"
 #include "trace/least_time_sleeps.h"

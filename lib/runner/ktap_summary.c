@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/ktap_summary.h"
 #include "ktap_summary.h"
 #include "output.h"
 #include "util.h"

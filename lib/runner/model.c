@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/model.h"
 #include "model.h"
 #include "util.h"
 

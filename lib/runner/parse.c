@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/parse.h"
 #include "parse.h"
 #include "util.h"
 

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner/probe_cache.h"
 #include "probe_cache.h"
 
 /*

@@ -28,7 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/program.h"
 #include "core/sysfs.h"
 #include "state/journal.h"
 #include "program.h"
@@ -137,6 +136,13 @@ static int children(pid_t *out, int max, char *state)
 	return n;
 }
 
+static pid_t kept_child;
+
+void rn_child_keep(pid_t pid)
+{
+	kept_child = pid;
+}
+
 int rn_kill_descendants(int *stuck)
 {
 	pid_t pids[256], given_up[64];
@@ -152,6 +158,7 @@ int rn_kill_descendants(int *stuck)
 
 			for (k = 0; k < ngiven; k++)
 				skip |= given_up[k] == pids[i];
+			skip |= kept_child && pids[i] == kept_child;
 			if (!skip) {
 				pids[j] = pids[i];
 				state[j++] = state[i];

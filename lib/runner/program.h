@@ -65,9 +65,16 @@ void rn_signals_install(void);
 extern volatile sig_atomic_t rn_interrupted;
 
 /*
- * Kill every remaining child of this process (and its group); returns how
- * many were alive.  *stuck counts those that did not die.
+ * Kill every remaining child of this process (and its group), but the
+ * one rn_child_keep() names; returns how many were alive.  *stuck counts
+ * those that did not die.
  */
 int rn_kill_descendants(int *stuck);
+
+/*
+ * A child of the runner that outlives the programs (the environment's
+ * window, env_hook.h), spared by rn_kill_descendants(); 0: none.
+ */
+void rn_child_keep(pid_t pid);
 
 #endif

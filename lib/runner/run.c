@@ -15,12 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/host.h"
 #include "core/kmsg.h"
 #include "core/safety.h"
 #include "core/sysfs.h"
-#include "harness/qemu_quiet.h"
-#include "harness/qemu_xhci.h"
+#include "harness/environment.h"
 #include "judge/baseline.h"
 #include "judge/verdict.h"
 #include "state/journal.h"
@@ -28,6 +26,7 @@
 #include "cli.h"
 #include "cpu_busy.h"
 #include "env.h"
+#include "env_hook.h"
 #include "kept.h"
 #include "output.h"
 #include "program.h"
@@ -42,6 +41,7 @@ struct run_opts {
 	const char *output;
 	int timeout_s;		/* 0: each program's own */
 	const char *stream;
+	const char *env_hook;	/* --env-hook (env_hook.h), NULL: none */
 	char **env;
 	size_t nenv;
 	/* The probe phase (--list/--needs of the selected programs). */
@@ -61,13 +61,15 @@ struct run_state {
 	 */
 	int kfd;
 	long taint;
-	/* The quiet window (qemu_quiet.h) and why it failed ("" it did not). */
-	struct devpm_qemu_quiet q;
-	bool quiet_open;
+	/*
+	 * The environment's window (env_hook.h) and why it failed ("" it
+	 * did not): the stream still calls it the quiet window.
+	 */
+	struct rn_env_window win;
 	char quiet_fail[512];
 };
 
-/* run_one(): the program opens or closes the quiet window. */
+/* run_one(): the program opens or closes the environment's window. */
 #define QUIET_OPEN	1
 #define QUIET_CLOSE	2
 
@@ -80,6 +82,7 @@ static const struct option run_longopts[] = {
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "stream", required_argument, NULL, 'w' },
 	{ "env", required_argument, NULL, 'e' },
+	{ "env-hook", required_argument, NULL, 'H' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -120,6 +123,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (rn_check_env_arg(optarg))
 				return RN_EXIT_USAGE;
 			rn_strv_push(&o->env, &o->nenv, optarg);
+			break;
+		case 'H':
+			if (rn_env_hook_check(optarg))
+				return RN_EXIT_USAGE;
+			o->env_hook = optarg;
 			break;
 		default:
 			return rn_bad_option("run", argc, argv, c);
@@ -270,57 +278,39 @@ static void progress(const struct rn_run *r, size_t i, size_t n)
 }
 
 /* The window's costs, in the first and last of its programs' times. */
-static void quiet_open(struct run_state *rs, size_t nprogs)
+static void quiet_open(struct run_state *rs, const struct run_opts *o,
+		       size_t nprogs)
 {
 	uint64_t t0 = rn_mono_us();
-	struct rn_buf b = { 0 };
-	size_t i;
-	int r;
 
-	r = devpm_qemu_quiet_begin(&rs->q);
-	rs->quiet_open = true;
-	for (i = 0; i < rs->q.n; i++)
-		rn_buf_printf(&b, "%s%s (%s)", i ? ", " : "", rs->q.dev[i],
-			      rs->q.drv[i]);
-	if (r < 0) {
-		rn_stream_emit(&rs->st, "NOTE quiet window: %s; each program unbinds what it needs itself",
-			       devpm_error());
-	} else {
-		setenv(DEVPM_QEMU_QUIET_ENV, "1", 1);
-		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_UNBOUND "%s for this program and the next %zu in %.0f ms (lib/harness/qemu_quiet.h)",
-			       b.s ? b.s : "nothing", nprogs - 1,
-			       (rn_mono_us() - t0) / 1000.0);
-	}
-	if (rs->q.kept[0])
-		rn_stream_emit(&rs->st, "NOTE quiet window: kept bound: %s",
-			       rs->q.kept);
-	rn_stream_emit(&rs->st, "ENV quiet_window_devices=%s",
-		       b.s ? b.s : "");
+	if (rn_env_window_open(&rs->win, o->env_hook, &rs->st) < 0)
+		rn_stream_emit(&rs->st, "NOTE quiet window: %s; the programs run with every device",
+			       rs->win.fail);
+	else
+		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_UNBOUND "%s for this program and the next %zu in %.0f ms (the environment hook)",
+			       rs->win.what[0] ? rs->win.what : "nothing",
+			       nprogs - 1, (rn_mono_us() - t0) / 1000.0);
+	rn_stream_emit(&rs->st, "ENV quiet_window_devices=%s", rs->win.what);
 	rn_stream_emit(&rs->st, "ENV quiet_window_unbind_ms=%.1f",
 		       (rn_mono_us() - t0) / 1000.0);
-	rn_buf_free(&b);
 }
 
 static void quiet_close(struct run_state *rs)
 {
 	uint64_t t0 = rn_mono_us();
-	int r;
 
-	if (!rs->quiet_open)
+	if (!rs->win.pid)
 		return;
-	rs->quiet_open = false;
-	unsetenv(DEVPM_QEMU_QUIET_ENV);
-	r = devpm_qemu_quiet_end(&rs->q, DEVPM_XHCI_SETTLE_MS, rs->quiet_fail,
-				 sizeof(rs->quiet_fail));
-	if (r < 0)
-		snprintf(rs->quiet_fail, sizeof(rs->quiet_fail),
-			 "quiet window: restore: %s", devpm_error());
-	if (r)
+	if (rn_env_window_close(&rs->win, &rs->st) < 0) {
+		snprintf(rs->quiet_fail, sizeof(rs->quiet_fail), "%s",
+			 rs->win.fail);
 		rn_stream_emit(&rs->st, "NOTE quiet window: %s",
 			       rs->quiet_fail);
-	else
-		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_BOUND "every controller, usb and scsi device back in %.0f ms",
-			       (rn_mono_us() - t0) / 1000.0);
+	} else {
+		rn_stream_emit(&rs->st, "NOTE " RN_NOTE_QUIET_BOUND "%s in %.0f ms",
+			       rs->win.what[0] ? rs->win.what :
+			       "every device back", (rn_mono_us() - t0) / 1000.0);
+	}
 	rn_stream_emit(&rs->st, "ENV quiet_window_bind_ms=%.1f",
 		       (rn_mono_us() - t0) / 1000.0);
 }
@@ -345,7 +335,7 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
 	for (i = 0; i < p->ncases; i++)
 		rn_stream_emit(&rs->st, "CASE %s", p->cases[i]);
 	if (quiet & QUIET_OPEN)
-		quiet_open(rs, nquiet);
+		quiet_open(rs, o, nquiet);
 	mark = devpm_journal_mark();
 	memset(&end, 0, sizeof(end));
 	end.end_us = t0;
@@ -522,6 +512,15 @@ static int check_output(const char *output)
 	return 0;
 }
 
+/*
+ * The environment's window (env_hook.h): with a hook, as root on the real
+ * tree (a recorded tree has no devices to set aside).
+ */
+static bool window_wanted(const struct run_opts *o)
+{
+	return o->env_hook && devpm_is_root() && !devpm_sysfs_root()[0];
+}
+
 /* The environment test programs inherit. */
 static void set_env(const struct run_opts *o)
 {
@@ -536,6 +535,11 @@ static void set_env(const struct run_opts *o)
 	else
 		unsetenv("DEVPM_ALLOW_DISK");
 	unsetenv("DEVPM_TEST_GLOB");
+	/* Only the hook this run checked, never one from outside. */
+	if (window_wanted(o))
+		setenv(DEVPM_ENV_HOOK_VAR, o->env_hook, 1);
+	else
+		unsetenv(DEVPM_ENV_HOOK_VAR);
 	if (devpm_sysfs_root()[0] && realpath(devpm_sysfs_root(), root))
 		setenv("DEVPM_SYSFS_ROOT", root, 1);
 	else if (devpm_sysfs_root()[0])
@@ -557,30 +561,6 @@ static int take_journal(void)
 	return 0;
 }
 
-/*
- * The quiet window (qemu_quiet.h): in devpm's QEMU image only (the host
- * agent answers), as root on the real tree, for two programs or more, and
- * not when the user keeps a controller bound (the programs' own
- * DEVPM_*_KEEP_* variables).
- */
-static bool quiet_wanted(void)
-{
-	static const char *const keep[] = {
-		"DEVPM_WAKEUP_KEEP_USB", "DEVPM_ASYNC_KEEP_USB",
-		"DEVPM_WAKEUP_KEEP_DEVICES", NULL
-	};
-	const char *v;
-	size_t i;
-
-	for (i = 0; keep[i]; i++) {
-		v = getenv(keep[i]);
-		if (v && !strcmp(v, "1"))
-			return false;
-	}
-	return devpm_is_root() && !devpm_sysfs_root()[0] &&
-	       devpm_host_available();
-}
-
 /* Does a quiet program of p's suite come before sel[last] or at it? */
 static bool suite_has_quiet(const struct rn_progspec *p, const size_t *sel,
 			    size_t last, const char *suite)
@@ -594,16 +574,17 @@ static bool suite_has_quiet(const struct rn_progspec *p, const size_t *sel,
 }
 
 /*
- * The programs that want QEMU's controllers unbound run one after the
- * other where the last of them stood (after the bus suites, before the
- * final re-check; wakeup/userspace binds the xHCI back for its USB key
- * case alone).  The other programs of their suites (async/sleep) run just
- * before them, the rest keep their order: so async/sleep's timing cases
- * do not run first, in the seconds after boot (callback_timing_matches
- * failed 2 of 4 runs there, run 20261203-190215 and -191831).  Returns
- * how many are in the window (0: none), the first at sel[*first].
+ * With an environment's window, the programs whose sleep cycles judge
+ * only their own devices run one after the other where the last of them
+ * stood (after the bus suites, before the final re-check), so that the
+ * hook sets devices aside once for all of them.  The other programs of
+ * their suites (async/sleep) run just before them, the rest keep their
+ * order: so async/sleep's timing cases do not run first, in the seconds
+ * after boot, while the kernel still settles.  Returns how many are in
+ * the window (0: none), the first at sel[*first].
  */
-static size_t quiet_order(const struct rn_progspec *p, size_t *sel,
+static size_t quiet_order(const struct run_opts *o,
+			  const struct rn_progspec *p, size_t *sel,
 			  size_t nsel, size_t *first)
 {
 	size_t *v, i, k = 0, nq = 0, last = 0;
@@ -612,7 +593,7 @@ static size_t quiet_order(const struct rn_progspec *p, size_t *sel,
 	for (i = 0; i < nsel; i++)
 		if (p[sel[i]].quiet)
 			nq++, last = i;
-	if (nq < 2 || !quiet_wanted())
+	if (!nq || !window_wanted(o))
 		return 0;
 	v = rn_xmalloc(nsel * sizeof(*v));
 	for (pass = 0; pass < 2; pass++)
@@ -685,7 +666,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	rn_stream_emit(&rs.st, "ENV kmsg=%s", rs.kmsg ? "/dev/kmsg" :
 		       "unavailable (no kernel log checks)");
 	emit_options(&rs.st, o);
-	nq = quiet_order(p, sel, nsel, &qfirst);
+	nq = quiet_order(o, p, sel, nsel, &qfirst);
 	rn_kept_ready();
 	for (i = 0; i < nsel && !rn_interrupted; i++) {
 		quiet = 0;

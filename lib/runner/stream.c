@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner/stream.h"
 #include "core/kmsg.h"
 #include "parse.h"
 #include "stream.h"

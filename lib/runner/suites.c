@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runner/suites.h"
 #include "probe_cache.h"
 #include "program.h"
 #include "suites.h"
@@ -238,7 +237,7 @@ void rn_query_needs(struct rn_progspec *p)
 			p->timeout_s = t;
 		else if (rn_starts(line, "# NEEDS "))
 			rn_buf_printf(&p->needs, "%s\n", line + 8);
-		if (!strcmp(line, "# NEEDS quiet-devices: yes"))
+		if (!strcmp(line, "# NEEDS sleep-scope: own-devices"))
 			p->quiet = true;
 	}
 	free(out);

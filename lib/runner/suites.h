@@ -23,7 +23,8 @@ struct rn_progspec {
 	char *list_error;
 	int timeout_s;
 	struct rn_buf needs;	/* "# NEEDS ..." lines */
-	bool quiet;		/* "# NEEDS quiet-devices: yes" (qemu_quiet.h) */
+	/* "# NEEDS sleep-scope: own-devices" (harness/test_info.h) */
+	bool quiet;
 	/*
 	 * Recorded answers (probe_cache.h); cache_state 0 unchecked, 1 the
 	 * program still hashes the same, -1 it changed.  cached: an answer

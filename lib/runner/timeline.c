@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/timeline.h"
 #include "output.h"
 #include "timeline.h"
 

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "runner/util.h"
 #include "util.h"
 
 static void oom(void)

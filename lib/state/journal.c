@@ -962,6 +962,21 @@ int devpm_journal_attach(void)
 	return 0;
 }
 
+int devpm_journal_attach_for_caller(void)
+{
+	const char *path = getenv("DEVPM_JOURNAL");
+	int r;
+
+	if (!path || !path[0])
+		return devpm_fail(ENOENT, "no journal to append to: DEVPM_JOURNAL is unset (run it from a test program or devpm run)");
+	r = devpm_journal_attach();
+	if (r)
+		return r;
+	/* What it appends is its caller's to restore: nothing at its exit. */
+	journal.pid = 0;
+	return 0;
+}
+
 int devpm_journal_record_session(pid_t sid)
 {
 	unsigned long long start;

@@ -85,6 +85,15 @@ int devpm_journal_open_owner(const char *dir);
  */
 int devpm_journal_attach(void);
 
+/*
+ * Attach as a helper the caller started for itself (a test case's
+ * environment request, lib/harness/environment.h): what it appends is
+ * restored by the caller's restore (its records lie after the caller's
+ * mark), not at this process's exit.  It dies with its parent, as every
+ * attached process.  -ENOENT when DEVPM_JOURNAL is unset.
+ */
+int devpm_journal_attach_for_caller(void);
+
 /* Restore what this process answers for (above), then close and unlock. */
 void devpm_journal_close(void);
 

@@ -96,7 +96,7 @@ FIXTURE_TEARDOWN(hid)
 	/* Awake at once, so that putting control=on back is quick. */
 	if (u)
 		h = devpm_usb_hold(u, self->st.n);
-	devpm_case_restore(self->st.mark);
+	DEVPM_CASE_RESTORE(self->st.mark);
 	devpm_usb_release(h);
 	free(u);
 	free(self->st.k);

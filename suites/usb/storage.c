@@ -88,7 +88,7 @@ FIXTURE_TEARDOWN(storage)
 	devpm_trace_stop(self->st.t);
 	/* Awake at once, so that putting control=on back is quick. */
 	h = devpm_usb_hold(u, n);
-	devpm_case_restore(self->st.mark);
+	DEVPM_CASE_RESTORE(self->st.mark);
 	devpm_usb_release(h);
 	DEVPM_CASE_VERDICT();
 }

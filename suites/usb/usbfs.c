@@ -58,7 +58,7 @@ FIXTURE_TEARDOWN(usbfs)
 		devpm_usbfs_close(self->fs[i].h);
 	free(self->fs);
 	h = devpm_usb_bus_hold(&self->b);
-	devpm_case_restore(self->mark);
+	DEVPM_CASE_RESTORE(self->mark);
 	devpm_usb_release(h);
 	devpm_usb_bus_free(&self->b);
 	DEVPM_CASE_VERDICT();

@@ -25,13 +25,12 @@
 #include "sleep/wake_env.h"
 #include "sleep/wakeup_source.h"
 #include "wakeup_suite.h"
-#include "quiet_devices.h"
 
 static const struct devpm_test_info info = {
 	.suite = "wakeup",
 	.timeout_s = 450,
-	/* QEMU's controllers out of its cycles: the runner's window. */
-	.quiet_devices = true,
+	/* Its cycles judge only the events and devices it makes. */
+	.sleep_scope = DEVPM_SLEEP_OWN_DEVICES,
 	.needs = {
 		.root = true,
 		.sleep = true,
@@ -59,8 +58,6 @@ FIXTURE_SETUP(events)
 	int r;
 
 	self->m.qfd = -1;
-	/* For the whole program: before the case's mark (quiet_devices.h). */
-	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
 	r = devpm_mock_cycle_open(&self->m, MOCK_ID, &self->env, why, sizeof(why));

@@ -5,9 +5,9 @@
  * the wakeup_count handshake, EPOLLWAKEUP on an evdev node, the
  * alarmtimer's 2-second rule, an alarm that wakes the system, and a USB
  * key pressed while the system suspends.  No mock device: uinput, timerfd
- * and the host agent's keyboard make the events.  In devpm's QEMU image
- * the cycles run without QEMU's controllers (quiet_devices.h: ~1.6 s
- * less a cycle); the USB key case binds the xHCI back for itself.
+ * and the host agent's keyboard make the events: its cycles judge only
+ * those (sleep_scope), but for the USB key case, which asks for the USB
+ * devices (lib/harness/environment.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,18 +25,16 @@
 #include "bus/input/input.h"
 #include "bus/usb/usb_rh_leak.h"
 #include "core/host.h"
-#include "harness/qemu_xhci.h"
 #include "sleep/system_sleep.h"
 #include "sleep/wake_env.h"
 #include "sleep/wakeup_source.h"
-#include "quiet_devices.h"
 #include "wakeup_suite.h"
 
 static const struct devpm_test_info info = {
 	.suite = "wakeup",
 	.timeout_s = 120,
-	/* Its events need none of them: only usb_key_during_freeze binds the xHCI. */
-	.quiet_devices = true,
+	/* Its cycles judge only the events and devices it makes. */
+	.sleep_scope = DEVPM_SLEEP_OWN_DEVICES,
 	.needs = {
 		.root = true,
 		.sleep = true,
@@ -55,8 +53,6 @@ FIXTURE(userspace) {
 
 FIXTURE_SETUP(userspace)
 {
-	/* For the whole program: before the case's mark (quiet_devices.h). */
-	ASSERT_EQ(0, wk_quiet_devices()) TH_LOG("%s", devpm_error());
 	self->mark = devpm_case_setup();
 	ASSERT_EQ(0, devpm_wake_env_init(&self->env)) TH_LOG("%s", devpm_error());
 }
@@ -435,8 +431,8 @@ TEST_F(userspace, usb_key_during_freeze)
 
 	if (!self->env.agent)
 		SKIP(return, "no host agent: nobody to press a key during the suspend");
-	/* The program keeps the xHCI unbound: back for this case only. */
-	bound = devpm_qemu_xhci_bind_case(self->env.agent, DEVPM_XHCI_SETTLE_MS);
+	/* Its program's scope may have the USB devices set aside. */
+	bound = devpm_env_request(DEVPM_ENV_NEED_USB);
 	ASSERT_LE(0, bound) TH_LOG("%s", devpm_error());
 	n = 0;
 	if (!devpm_resolve("/sys/bus/usb/devices/1-1", why, sizeof(why)))
@@ -500,10 +496,11 @@ TEST_F(userspace, usb_key_during_freeze)
 	devpm_input_close(in);
 	/*
 	 * The key's remote wakeup and the xHC reinit leak a reference on
-	 * usb1 (lib/bus/usb/usb_rh_leak.h): said as the kernel's when the counts
-	 * prove it, and in QEMU a rebind of the controller repairs it for
-	 * the cases after (the case's restore unbinds one it bound).  Any
-	 * other leak is left to the verdict.
+	 * usb1 (lib/bus/usb/usb_rh_leak.h): said as the kernel's when the
+	 * counts prove it; where the environment can, it binds the
+	 * controller afresh, which repairs it for the cases after (the
+	 * case's restore sets aside again one it brought back).  Any other
+	 * leak is left to the verdict.
 	 */
 	/* The key wait above already gave the cycle's work KEY_WAIT_MS. */
 	leak = devpm_usb_rh_leak("usb1", 500, &now, &base);
@@ -512,13 +509,10 @@ TEST_F(userspace, usb_key_during_freeze)
 	if (leak > 0) {
 		devpm_note("usb1 (hub): runtime_usage %ld, baseline %ld, after the cycle; port resumes begun and not ended: %ld",
 			   now, base, open);
-		if (devpm_usb_rh_leak_explained(leak, open, reinit) &&
-		    getenv("DEVPM_QEMU_BOOT")) {
+		if (devpm_usb_rh_leak_explained(leak, open, reinit)) {
 			if (!bound)
-				ASSERT_LE(0, devpm_qemu_xhci_reset(self->env.agent))
+				ASSERT_LE(0, devpm_env_request(DEVPM_ENV_RESET_USB))
 					TH_LOG("%s", devpm_error());
-			ASSERT_EQ(0, devpm_qemu_xhci_settle(DEVPM_XHCI_SETTLE_MS))
-				TH_LOG("%s", devpm_error());
 			DEVPM_XFAIL("usb1 (hub) usage +%ld: usb_hcd_start_port_resume() without usb_hcd_end_port_resume() after the xHC reinit (drivers/usb/host/xhci.c: xhci_reset() clears bus_state.resuming_ports); keys: %s",
 				    leak, i ? why : "delivered once");
 		}

@@ -2,8 +2,7 @@
 /*
  * wakeup_suite.h - what the wakeup suite's programs include: how a cycle
  * sleeps (lib/sleep/wake_env.h), one mock wakeup event's cycle
- * (lib/mock/mock_cycle.h) and, in the mock programs, the QEMU devices kept out
- * of the cycles (quiet_devices.h).
+ * (lib/mock/mock_cycle.h).
  */
 #ifndef WAKEUP_SUITE_H
 #define WAKEUP_SUITE_H

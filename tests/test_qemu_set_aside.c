@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_qemu_quiet.c - lib/harness/qemu_quiet.c against a fake tree: which PCI
- * devices the runner's quiet window unbinds (journaled, the xHCI's hub
- * ports held first), what a program in the window sees bound, and the
- * return check: a controller left without its driver, or a usb device
- * that did not come back, fails it (the negative controls).
+ * test_qemu_set_aside.c - qemu/guest/set_aside.c, the environment hook's
+ * work, against a fake tree: which PCI devices a window sets aside
+ * (journaled, the xHCI's hub ports held first), what is still bound, and
+ * the return checks: a controller left without its driver, or a usb
+ * device that did not come back, fails the window's end and a case's
+ * settle (the negative controls).
  */
+#include <stdlib.h>
+
 #include "devpm.h"
-#include "harness/qemu_quiet.h"
+#include "guest/set_aside.h"
 #include "kselftest_harness.h"
 #include "fake_tree.h"
 
@@ -21,6 +24,8 @@
 #define NIC "/sys/devices/pci0000:00/0000:00:04.0"
 #define SMBUS "/sys/devices/pci0000:00/0000:00:1f.3"
 #define DRV "/sys/bus/pci/drivers/"
+
+static const char *const drivers[] = { "xhci_hcd", "ahci", "e1000e", NULL };
 
 FIXTURE(quiet) {
 	char *tree;
@@ -62,6 +67,9 @@ FIXTURE_SETUP(quiet)
 	driver_files(r, "i801_smbus");
 	ASSERT_EQ(0, tree_use(r, self->dir, sizeof(self->dir)));
 	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
+	/* A case's settle judges against the baseline: this tree's. */
+	unsetenv(DEVPM_BASELINE_ENV);
+	devpm_baseline_reset();
 }
 
 FIXTURE_TEARDOWN(quiet)
@@ -80,12 +88,12 @@ static void unbound(const char *root, const char *dev)
 
 TEST_F(quiet, unbinds_the_three_drivers_journaled_and_holds_ports)
 {
-	struct devpm_qemu_quiet q;
+	struct set_aside q;
 	char list[512], why[256];
 
-	EXPECT_EQ(3, devpm_qemu_quiet_bound(list, sizeof(list)));
+	EXPECT_EQ(3, set_aside_bound(drivers, list, sizeof(list)));
 	EXPECT_NE(NULL, strstr(list, "0000:00:01.0 (xhci_hcd)"));
-	ASSERT_EQ(3, devpm_qemu_quiet_begin(&q));
+	ASSERT_EQ(3, set_aside_begin(&q, drivers));
 	EXPECT_STREQ("0000:00:01.0", tree_val(self->tree, DRV "xhci_hcd/unbind"));
 	EXPECT_STREQ("0000:00:1f.2", tree_val(self->tree, DRV "ahci/unbind"));
 	EXPECT_STREQ("0000:00:04.0", tree_val(self->tree, DRV "e1000e/unbind"));
@@ -101,14 +109,14 @@ TEST_F(quiet, unbinds_the_three_drivers_journaled_and_holds_ports)
 	unbound(self->tree, AHCI);
 	unbound(self->tree, NIC);
 	/* What a program in the window sees: nothing bound. */
-	EXPECT_EQ(0, devpm_qemu_quiet_bound(list, sizeof(list)));
+	EXPECT_EQ(0, set_aside_bound(drivers, list, sizeof(list)));
 	EXPECT_STREQ("", list);
 	/* The "kernel" binds them as the journal writes bind. */
 	tree_device(self->tree, XHCI, "pci", "xhci_hcd", "auto", "active", 2,
 		    1);
 	tree_device(self->tree, AHCI, "pci", "ahci", "on", "active", 1, 1);
 	tree_device(self->tree, NIC, "pci", "e1000e", "on", "active", 1, 0);
-	EXPECT_EQ(0, devpm_qemu_quiet_end(&q, 200, why, sizeof(why)))
+	EXPECT_EQ(0, set_aside_end(&q, 200, why, sizeof(why)))
 		TH_LOG("%s", why);
 	EXPECT_STREQ("0000:00:1f.2", tree_val(self->tree, DRV "ahci/bind"));
 	EXPECT_STREQ("auto", tree_val(self->tree, HUBI "/1-3-port1/power/control"));
@@ -116,25 +124,25 @@ TEST_F(quiet, unbinds_the_three_drivers_journaled_and_holds_ports)
 
 TEST_F(quiet, a_controller_left_unbound_fails_the_return)
 {
-	struct devpm_qemu_quiet q;
+	struct set_aside q;
 	char why[256];
 
-	ASSERT_EQ(3, devpm_qemu_quiet_begin(&q));
+	ASSERT_EQ(3, set_aside_begin(&q, drivers));
 	unbound(self->tree, AHCI);
-	EXPECT_EQ(1, devpm_qemu_quiet_end(&q, 100, why, sizeof(why)));
+	EXPECT_EQ(1, set_aside_end(&q, 100, why, sizeof(why)));
 	EXPECT_NE(NULL, strstr(why, "0000:00:1f.2 is not bound to ahci"))
 		TH_LOG("%s", why);
 }
 
 TEST_F(quiet, a_usb_device_not_back_fails_the_return)
 {
-	struct devpm_qemu_quiet q;
+	struct set_aside q;
 	char p[UNIT_PATH_MAX], why[256];
 
-	ASSERT_EQ(3, devpm_qemu_quiet_begin(&q));
+	ASSERT_EQ(3, set_aside_begin(&q, drivers));
 	snprintf(p, sizeof(p), "%s/sys/bus/usb/devices/1-3", self->tree);
 	unlink(p);
-	EXPECT_EQ(1, devpm_qemu_quiet_end(&q, 100, why, sizeof(why)));
+	EXPECT_EQ(1, set_aside_end(&q, 100, why, sizeof(why)));
 	EXPECT_NE(NULL, strstr(why, "usb devices (want")) TH_LOG("%s", why);
 }
 
@@ -144,16 +152,16 @@ TEST_F(quiet, a_program_sees_what_is_still_bound)
 
 	unbound(self->tree, XHCI);
 	unbound(self->tree, NIC);
-	EXPECT_EQ(1, devpm_qemu_quiet_bound(list, sizeof(list)));
+	EXPECT_EQ(1, set_aside_bound(drivers, list, sizeof(list)));
 	EXPECT_STREQ("0000:00:1f.2 (ahci)", list);
 }
 
 TEST_F(quiet, a_bus_the_kernel_lacks_counts_no_device)
 {
-	struct devpm_bus_count c;
+	struct bus_count c;
 	char p[UNIT_PATH_MAX];
 
-	devpm_bus_count_read(&c);
+	bus_count_read(&c);
 	EXPECT_EQ(4, c.usb);
 	EXPECT_EQ(1, c.scsi);
 	/*
@@ -163,9 +171,44 @@ TEST_F(quiet, a_bus_the_kernel_lacks_counts_no_device)
 	 */
 	snprintf(p, sizeof(p), "%s/sys/bus/usb", self->tree);
 	unit_rm_rf(p);
-	devpm_bus_count_read(&c);
+	bus_count_read(&c);
 	EXPECT_EQ(0, c.usb);
 	EXPECT_EQ(1, c.scsi);
+}
+
+TEST_F(quiet, a_case_settles_when_its_devices_are_back)
+{
+	char why[256];
+
+	ASSERT_NE(NULL, devpm_baseline());
+	EXPECT_EQ(0, set_aside_settle(drivers, 100, why, sizeof(why)))
+		TH_LOG("%s", why);
+}
+
+/* Negative: a usb device of the baseline below a bound xHCI is missing. */
+TEST_F(quiet, a_device_not_back_fails_a_case_settle)
+{
+	char p[UNIT_PATH_MAX], why[256];
+
+	ASSERT_NE(NULL, devpm_baseline());
+	snprintf(p, sizeof(p), "%s%s", self->tree, HUB);
+	unit_rm_rf(p);
+	EXPECT_EQ(1, set_aside_settle(drivers, 100, why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "2 of the 4 usb and scsi devices below 0000:00:01.0 (xhci_hcd)"))
+		TH_LOG("%s", why);
+}
+
+/* A controller set aside (unbound) has nothing to wait for. */
+TEST_F(quiet, a_controller_set_aside_is_not_waited_for)
+{
+	char p[UNIT_PATH_MAX], why[256];
+
+	ASSERT_NE(NULL, devpm_baseline());
+	unbound(self->tree, XHCI);
+	snprintf(p, sizeof(p), "%s%s", self->tree, HUB);
+	unit_rm_rf(p);
+	EXPECT_EQ(0, set_aside_settle(drivers, 100, why, sizeof(why)))
+		TH_LOG("%s", why);
 }
 
 TEST_HARNESS_MAIN

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * qemu_quiet.c - the runner's quiet window (qemu_quiet.h).
+ * set_aside.c - QEMU's controllers set aside and brought back
+ * (set_aside.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,23 +10,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/qemu_quiet.h"
 #include "core/poll.h"
 #include "core/safety.h"
 #include "core/sysfs.h"
-#include "harness/qemu_xhci.h"
+#include "judge/baseline.h"
 #include "rpm/device.h"
 #include "state/journal.h"
+#include "set_aside.h"
+#include "xhci.h"
 
-const char *const devpm_qemu_quiet_drivers[] = {
-	"xhci_hcd", "ahci", "e1000e", NULL
-};
-
-static bool quiet_driver(const char *drv)
+static bool listed(const char *const *drivers, const char *drv)
 {
 	const char *const *p;
 
-	for (p = devpm_qemu_quiet_drivers; *p; p++)
+	for (p = drivers; *p; p++)
 		if (!strcmp(drv, *p))
 			return true;
 	return false;
@@ -53,7 +51,7 @@ static long bus_count(const char *bus)
 	return r ? r : (long)n;
 }
 
-void devpm_bus_count_read(struct devpm_bus_count *c)
+void bus_count_read(struct bus_count *c)
 {
 	c->usb = bus_count("usb");
 	c->scsi = bus_count("scsi");
@@ -106,12 +104,12 @@ static int journal_binds(const struct devpm_dev *d, size_t n,
  */
 static int unbind_all(const struct devpm_dev *d, size_t n, const bool *take)
 {
-	pid_t pid[DEVPM_QEMU_QUIET_MAX];
-	size_t idx[DEVPM_QEMU_QUIET_MAX], i, k = 0, j;
+	pid_t pid[SET_ASIDE_MAX];
+	size_t idx[SET_ASIDE_MAX], i, k = 0, j;
 	char p[DEVPM_PATH_MAX];
 	int r = 0, st, e;
 
-	for (i = 0; i < n && !r && k < DEVPM_QEMU_QUIET_MAX; i++) {
+	for (i = 0; i < n && !r && k < SET_ASIDE_MAX; i++) {
 		if (!take[i])
 			continue;
 		r = devpm_fmt(p, sizeof(p), "/sys/bus/pci/drivers/%s/unbind",
@@ -139,20 +137,20 @@ static int unbind_all(const struct devpm_dev *d, size_t n, const bool *take)
 }
 
 /* Those of d to unbind, in q (the others named in q->kept). */
-static void pick(struct devpm_qemu_quiet *q, const struct devpm_dev *d,
-		 size_t n, bool *take)
+static void pick(struct set_aside *q, const char *const *drivers,
+		 const struct devpm_dev *d, size_t n, bool *take)
 {
 	char why[256];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		take[i] = false;
-		if (!quiet_driver(d[i].driver))
+		if (!listed(drivers, d[i].driver))
 			continue;
 		if (devpm_dev_protected(d[i].path, why, sizeof(why)))
 			add(q->kept, sizeof(q->kept), "%s%s: %s", d[i].name,
 			    why);
-		else if (q->n == DEVPM_QEMU_QUIET_MAX)
+		else if (q->n == SET_ASIDE_MAX)
 			add(q->kept, sizeof(q->kept), "%s%s: %s", d[i].name,
 			    "more controllers than the window holds");
 		else
@@ -165,7 +163,7 @@ static void pick(struct devpm_qemu_quiet *q, const struct devpm_dev *d,
 	}
 }
 
-int devpm_qemu_quiet_begin(struct devpm_qemu_quiet *q)
+int set_aside_begin(struct set_aside *q, const char *const *drivers)
 {
 	struct devpm_dev *d = NULL;
 	size_t n, i;
@@ -174,7 +172,7 @@ int devpm_qemu_quiet_begin(struct devpm_qemu_quiet *q)
 
 	memset(q, 0, sizeof(*q));
 	q->hold_mark = q->bind_mark = devpm_journal_mark();
-	devpm_bus_count_read(&q->before);
+	bus_count_read(&q->before);
 	r = devpm_dev_list("pci", &d, &n);
 	if (r)
 		return r;
@@ -183,11 +181,11 @@ int devpm_qemu_quiet_begin(struct devpm_qemu_quiet *q)
 		free(d);
 		return devpm_fail(ENOMEM, "out of memory");
 	}
-	pick(q, d, n, take);
+	pick(q, drivers, d, n, take);
 	/* Every xHCI's ports first: their records stay until the end. */
 	for (i = 0; i < n && !r; i++)
 		if (take[i] && !strcmp(d[i].driver, "xhci_hcd"))
-			r = devpm_qemu_xhci_hold_ports(d[i].path);
+			r = xhci_hold_ports(d[i].path);
 	q->bind_mark = devpm_journal_mark();
 	if (!r)
 		r = journal_binds(d, n, take);
@@ -198,7 +196,7 @@ int devpm_qemu_quiet_begin(struct devpm_qemu_quiet *q)
 	return r ? r : (int)q->n;
 }
 
-int devpm_qemu_quiet_bound(char *list, size_t len)
+int set_aside_bound(const char *const *drivers, char *list, size_t len)
 {
 	struct devpm_dev *d = NULL;
 	char why[256];
@@ -211,7 +209,7 @@ int devpm_qemu_quiet_bound(char *list, size_t len)
 	if (r)
 		return r;
 	for (i = 0; i < n; i++) {
-		if (!quiet_driver(d[i].driver) ||
+		if (!listed(drivers, d[i].driver) ||
 		    devpm_dev_protected(d[i].path, why, sizeof(why)))
 			continue;
 		add(list, len, "%s%s (%s)", d[i].name, d[i].driver);
@@ -222,8 +220,8 @@ int devpm_qemu_quiet_bound(char *list, size_t len)
 }
 
 struct back {
-	const struct devpm_qemu_quiet *q;
-	struct devpm_bus_count seen;
+	const struct set_aside *q;
+	struct bus_count seen;
 	const char *missing;	/* a device without its driver, or NULL */
 };
 
@@ -253,15 +251,15 @@ static bool all_back(void *arg)
 {
 	struct back *b = arg;
 
-	devpm_bus_count_read(&b->seen);
+	bus_count_read(&b->seen);
 	if (b->seen.usb < b->q->before.usb ||
 	    b->seen.scsi < b->q->before.scsi)
 		return false;
 	return drivers_back(b);
 }
 
-int devpm_qemu_quiet_end(const struct devpm_qemu_quiet *q, int timeout_ms,
-			 char *why, size_t len)
+int set_aside_end(const struct set_aside *q, int timeout_ms, char *why,
+		  size_t len)
 {
 	struct back b = { .q = q };
 	size_t j;
@@ -278,15 +276,94 @@ int devpm_qemu_quiet_end(const struct devpm_qemu_quiet *q, int timeout_ms,
 			if (!strcmp(q->dev[j], b.missing))
 				break;
 		if (b.missing)
-			snprintf(why, len, "%s is not bound to %s %d ms after the quiet window's bind",
+			snprintf(why, len, "%s is not bound to %s %d ms after the bind",
 				 b.missing, j < q->n ? q->drv[j] : "its driver",
 				 timeout_ms);
 		else
-			snprintf(why, len, "%ld usb devices (want %ld), %ld scsi (want %ld) %d ms after the quiet window's bind",
+			snprintf(why, len, "%ld usb devices (want %ld), %ld scsi (want %ld) %d ms after the bind",
 				 b.seen.usb, q->before.usb, b.seen.scsi,
 				 q->before.scsi, timeout_ms);
 	}
 	/* The ports are back (or never will be): their control records. */
 	r = devpm_journal_restore_since(q->hold_mark);
 	return r < 0 && !bad ? r : bad;
+}
+
+struct settle {
+	const char *const *drivers;
+	char missing[256];	/* what is not back yet */
+};
+
+/* Devices of the usb and scsi buses below path in v[0..n). */
+static size_t below(const char *path, const struct devpm_dev *v, size_t n)
+{
+	size_t i, k = 0, len = strlen(path);
+
+	for (i = 0; i < n; i++)
+		k += !strncmp(v[i].path, path, len) && v[i].path[len] == '/';
+	return k;
+}
+
+static size_t baseline_below(const struct devpm_baseline *b,
+			     const char *path)
+{
+	size_t i, k = 0, len = strlen(path);
+
+	for (i = 0; i < b->n; i++)
+		k += (!strcmp(b->v[i].bus, "usb") ||
+		      !strcmp(b->v[i].bus, "scsi")) &&
+		     !strncmp(b->v[i].path, path, len) &&
+		     b->v[i].path[len] == '/';
+	return k;
+}
+
+/*
+ * Has each bound controller as many usb and scsi devices below it as the
+ * baseline had?  Counted, not named: a SCSI host's number, a HID
+ * device's, are new after a bind.
+ */
+static bool settled(void *arg)
+{
+	const struct devpm_baseline *b = devpm_baseline();
+	struct devpm_dev *d = NULL, *u = NULL, *s = NULL;
+	size_t n, nu = 0, ns = 0, i, want, have;
+	struct settle *w = arg;
+	bool ok = true;
+
+	w->missing[0] = '\0';
+	if (!b || devpm_dev_list("pci", &d, &n))
+		return true;
+	if (devpm_dev_list("usb", &u, &nu))
+		nu = 0;
+	if (devpm_dev_list("scsi", &s, &ns))
+		ns = 0;
+	for (i = 0; i < n && ok; i++) {
+		if (!listed(w->drivers, d[i].driver))
+			continue;
+		want = baseline_below(b, d[i].path);
+		have = below(d[i].path, u, nu) + below(d[i].path, s, ns);
+		if (have >= want)
+			continue;
+		snprintf(w->missing, sizeof(w->missing),
+			 "%zu of the %zu usb and scsi devices below %s (%s)",
+			 want - have, want, d[i].name, d[i].driver);
+		ok = false;
+	}
+	free(d);
+	free(u);
+	free(s);
+	return ok;
+}
+
+int set_aside_settle(const char *const *drivers, int timeout_ms, char *why,
+		     size_t len)
+{
+	struct settle w = { .drivers = drivers };
+
+	why[0] = '\0';
+	if (devpm_poll_until(settled, &w, timeout_ms))
+		return 0;
+	snprintf(why, len, "%s not back %d ms after its bind", w.missing,
+		 timeout_ms);
+	return 1;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * qemu_xhci.c - unbinding QEMU's xHCI for mock cases (qemu_xhci.h).
+ * xhci.c - QEMU's xHCI set aside and brought back (xhci.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/qemu_xhci.h"
 #include "core/note.h"
 #include "core/poll.h"
 #include "core/safety.h"
@@ -17,8 +16,7 @@
 #include "judge/baseline.h"
 #include "rpm/device.h"
 #include "state/journal.h"
-
-static long usb_before;		/* usb devices before this process unbound */
+#include "xhci.h"
 
 /*
  * A hub port's device name: "usbN-portM" below a root hub, "1-3-portM"
@@ -58,12 +56,7 @@ static int hold_hub_ports(const char *intf)
 	return r;
 }
 
-/*
- * A port whose hub goes away under it runtime-suspends and fails with
- * -EINVAL (port.c: usb_port_runtime_suspend(), no hub), which the verdict
- * would blame on the case; seen on 1-3-port1 under 6.12.
- */
-int devpm_qemu_xhci_hold_ports(const char *ctl)
+int xhci_hold_ports(const char *ctl)
 {
 	struct devpm_dev *u = NULL;
 	size_t n, i, len = strlen(ctl);
@@ -80,14 +73,12 @@ int devpm_qemu_xhci_hold_ports(const char *ctl)
 }
 
 /*
- * Unbind every xhci_hcd device of the PCI list d but those with a mounted
- * disk below (its ports held on, its bind journaled first) and, when
- * rebind, bind it again at once.  Frees d.  The number done, or -errno.
+ * Unbind and bind again every xhci_hcd device of the PCI list d but those
+ * with a mounted disk below (its ports held on, its bind journaled
+ * first).  Frees d.  The number done, or -errno.
  */
-static int xhci_each(struct devpm_dev *d, size_t n, bool rebind,
-		     const char *keep_var)
+static int xhci_rebind(struct devpm_dev *d, size_t n)
 {
-	long before = devpm_usb_dev_count();
 	char why[256];
 	size_t i;
 	int r = 0, done = 0;
@@ -99,58 +90,37 @@ static int xhci_each(struct devpm_dev *d, size_t n, bool rebind,
 			devpm_note("%s stays bound: %s", d[i].name, why);
 			continue;
 		}
-		r = devpm_qemu_xhci_hold_ports(d[i].path);
+		r = xhci_hold_ports(d[i].path);
 		if (!r)
-			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/bind",
+			r = devpm_journal_undo_write(XHCI_DRIVER "/bind",
 						     d[i].name);
 		if (!r)
-			r = devpm_write_str(DEVPM_XHCI_DRIVER "/unbind",
+			r = devpm_write_str(XHCI_DRIVER "/unbind",
 					    d[i].name);
-		if (!r && rebind)
-			r = devpm_write_str(DEVPM_XHCI_DRIVER "/bind",
+		if (!r)
+			r = devpm_write_str(XHCI_DRIVER "/bind",
 					    d[i].name);
 		if (r)
 			break;
 		done++;
-		if (rebind)
-			devpm_note("QEMU: %s (xhci_hcd) unbound and bound again",
-				   d[i].name);
-		else
-			devpm_note("QEMU: %s (xhci_hcd) unbound for this case (its reset-resume costs ~1.5 s a cycle; %s=1 keeps it)",
-				   d[i].name, keep_var ? keep_var : "-");
+		devpm_note("QEMU: %s (xhci_hcd) unbound and bound again",
+			   d[i].name);
 	}
 	free(d);
-	if (done && before > usb_before)
-		usb_before = before;
 	return r ? r : done;
 }
 
-int devpm_qemu_xhci_unbind(bool in_qemu, const char *keep_var)
-{
-	const char *keep = keep_var ? getenv(keep_var) : NULL;
-	struct devpm_dev *d = NULL;
-	size_t n;
-
-	if (!in_qemu || (keep && !strcmp(keep, "1")) ||
-	    devpm_dev_list("pci", &d, &n))
-		return 0;
-	return xhci_each(d, n, false, keep_var);
-}
-
-int devpm_qemu_xhci_reset(bool in_qemu)
+int xhci_reset(void)
 {
 	struct devpm_dev *d = NULL;
 	size_t n;
 	int r;
 
-	if (!in_qemu)
-		return devpm_fail(EOPNOTSUPP, "an xHCI rebind is for devpm's QEMU image only");
 	r = devpm_dev_list("pci", &d, &n);
-	return r ? r : xhci_each(d, n, true, NULL);
+	return r ? r : xhci_rebind(d, n);
 }
 
-/* The usb devices of the run's baseline below ctl are all back. */
-static bool baseline_back(void *arg)
+bool xhci_baseline_back(void *arg)
 {
 	const struct devpm_baseline *b = devpm_baseline();
 	const char *ctl = arg;
@@ -174,26 +144,26 @@ static bool unbound_since_baseline(const struct devpm_dev *d)
 	return !d->driver[0] && at && !strcmp(at->driver, "xhci_hcd");
 }
 
-int devpm_qemu_xhci_bind_case(bool in_qemu, int timeout_ms)
+int xhci_bind_case(int timeout_ms)
 {
 	struct devpm_dev *d = NULL;
 	size_t n, i;
 	int r = 0, done = 0;
 
-	if (!in_qemu || devpm_dev_list("pci", &d, &n))
+	if (devpm_dev_list("pci", &d, &n))
 		return 0;
 	for (i = 0; i < n && !r; i++) {
 		if (!unbound_since_baseline(&d[i]))
 			continue;
-		r = devpm_write_str(DEVPM_XHCI_DRIVER "/bind", d[i].name);
-		if (!r && !devpm_poll_until(baseline_back, d[i].path,
+		r = devpm_write_str(XHCI_DRIVER "/bind", d[i].name);
+		if (!r && !devpm_poll_until(xhci_baseline_back, d[i].path,
 					    timeout_ms))
 			r = devpm_fail(ETIMEDOUT, "%s (xhci_hcd) bound, its usb devices not all back after %d ms",
 				       d[i].name, timeout_ms);
 		if (!r)
-			r = devpm_qemu_xhci_hold_ports(d[i].path);
+			r = xhci_hold_ports(d[i].path);
 		if (!r)
-			r = devpm_journal_undo_write(DEVPM_XHCI_DRIVER "/unbind",
+			r = devpm_journal_undo_write(XHCI_DRIVER "/unbind",
 						     d[i].name);
 		if (r)
 			break;
@@ -203,39 +173,4 @@ int devpm_qemu_xhci_bind_case(bool in_qemu, int timeout_ms)
 	}
 	free(d);
 	return r ? r : done;
-}
-
-long devpm_usb_dev_count(void)
-{
-	struct devpm_dev *d = NULL;
-	size_t n = 0;
-	int r = devpm_dev_list("usb", &d, &n);
-
-	free(d);
-	return r ? r : (long)n;
-}
-
-struct usb_want {
-	long want, seen;
-};
-
-static bool usb_back(void *arg)
-{
-	struct usb_want *w = arg;
-
-	w->seen = devpm_usb_dev_count();
-	return w->seen >= w->want;
-}
-
-int devpm_qemu_xhci_settle(int timeout_ms)
-{
-	struct usb_want w = { .want = usb_before, .seen = -1 };
-
-	if (usb_before <= 0)
-		return 0;
-	usb_before = 0;
-	if (devpm_poll_until(usb_back, &w, timeout_ms))
-		return 0;
-	return devpm_fail(ETIMEDOUT, "%ld usb devices %d ms after the xHCI bind, want %ld",
-			  w.seen, timeout_ms, w.want);
 }
