@@ -414,3 +414,14 @@ bool devpm_baseline_apply(struct devpm_dev *d)
 	}
 	return true;
 }
+
+long devpm_baseline_usage(const struct devpm_dev *d)
+{
+	const struct devpm_base_dev *b =
+		devpm_baseline_find(devpm_baseline(), d->path);
+
+	if (!b || b->usage < 0 || strcmp(b->driver, d->driver))
+		return -1;
+	return devpm_usage_held(b->usage, b->control,
+				b->autosuspend_delay_ms);
+}

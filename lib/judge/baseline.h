@@ -64,6 +64,13 @@ struct devpm_baseline {
  */
 long devpm_usage_held(long usage, const char *control, long delay_ms);
 
+/*
+ * The references d held at the run's baseline beyond its knobs'
+ * (devpm_usage_held()), or -1: not in the baseline, no usage count
+ * there, or bound to another driver then.
+ */
+long devpm_baseline_usage(const struct devpm_dev *d);
+
 /* Role and could_suspend of one device from its snapshot. */
 void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b);
 

@@ -46,8 +46,7 @@ static int read_usage(struct devpm_dev *d, struct devpm_trace *t,
 	}
 	if (!t)
 		return -ENODATA;
-	devpm_trace_poll(t, 0);
-	ev = devpm_trace_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	u = devpm_rpm_last_usage(ev, n, d->name, from_us, devpm_now_us());
 	if (u < 0)
 		return -ENODATA;

@@ -162,8 +162,7 @@ static void phase_at(struct devpm_mock_cycle *m, uint64_t mono_us, char *buf,
 	snprintf(buf, len, "?");
 	if (!m->t)
 		return;
-	devpm_trace_poll(m->t, 0);
-	e = devpm_trace_events(m->t, &n);
+	e = devpm_trace_read(m->t, 0, &n);
 	for (i = 0; i < n && e[i].ts_us <= mono_us; i++) {
 		char key[128], act[64], be[8];
 		unsigned int v;

@@ -27,16 +27,6 @@ void devpm_qos_bench_fini(struct devpm_qos_bench *m)
 	m->t = NULL;
 }
 
-const struct devpm_event *devpm_qos_bench_events(struct devpm_trace *t,
-						   size_t *n)
-{
-	*n = 0;
-	if (!t)
-		return NULL;
-	devpm_trace_poll(t, 0);
-	return devpm_trace_events(t, n);
-}
-
 int devpm_qos_bench_setup(struct devpm_qos_bench *m, bool cpuidle)
 {
 	struct devpm_mock_opts o = {

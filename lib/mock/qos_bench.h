@@ -56,10 +56,6 @@ int devpm_qos_bench_kick(struct devpm_qos_bench *m);
  */
 int devpm_qos_bench_ready(struct devpm_qos_bench *m);
 
-/* The events of t so far (polled now); NULL with *n 0 without a trace. */
-const struct devpm_event *devpm_qos_bench_events(struct devpm_trace *t,
-						 size_t *n);
-
 /*
  * DEVPM_QOS_RECORD=1 (for fixtures/trace/qemu-6.1/qos-*.txt): a second,
  * unfiltered tracefs instance with the rpm and QoS events whose "trace"

@@ -186,7 +186,7 @@ static int fill(struct devpm_dev *d, const char *kpath, bool rules_only,
 		return r;
 	base = strrchr(d->path, '/');
 	copy_str(d->name, sizeof(d->name), base ? base + 1 : d->path);
-	/* < 0: each file by its path, as before. */
+	/* < 0: each file by its path instead. */
 	if (!devpm_real_path(real, sizeof(real), d->path))
 		dfd = open(real, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	link_base(dfd, d->path, "subsystem", d->bus, sizeof(d->bus));
@@ -318,7 +318,7 @@ static int snapshot(struct devpm_dev *d, bool rules_only, int dfd)
 		pfd = openat(dfd, "power",
 			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	else if (!devpm_fmt(p, sizeof(p), "%s/power", d->path))
-		pfd = devpm_open_dir(p);	/* < 0: by path, as before */
+		pfd = devpm_open_dir(p);	/* < 0: by path instead */
 	if (pfd < 0 && !is_dir(d->path))
 		return devpm_fail(ENOENT, "no device %s", d->path);
 

@@ -102,8 +102,7 @@ static bool traced_at(struct devpm_trace *t, const struct devpm_dev *d,
 	size_t n;
 
 	for (k = 0; k < 3 && r == -EAGAIN; k++) {
-		devpm_trace_poll(t, k ? 2 : 0);
-		ev = devpm_trace_events(t, &n);
+		ev = devpm_trace_read(t, k ? 2 : 0, &n);
 		r = devpm_wait_traced_at(ev, n, d->name, status, at);
 	}
 	return r == 1;

@@ -5,8 +5,8 @@
  * image does it when it is built), each keyed by the size and a hash of
  * the program's bytes.  `devpm run` and `devpm list` take an answer from
  * it only while the program's bytes still hash the same; otherwise, and
- * without the file, they ask the program as before.  Starting 22 programs
- * twice costs seconds under TCG before the first test.
+ * without the file, they ask the program.  Starting every program twice
+ * costs seconds under TCG before the first test.
  *
  * File: a header line, then per program
  *	P <suite>/<name> <size> <hash, 16 hex digits>

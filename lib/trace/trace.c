@@ -25,6 +25,7 @@
 
 #include "trace/trace.h"
 #include "core/sysfs.h"
+#include "trace/tracefs.h"
 
 #define BUFFER_KB	"1024"
 #define MAX_FILTER	4000	/* a filter is written in one page */
@@ -66,7 +67,6 @@ struct devpm_trace {
 	size_t nev, cap;
 };
 
-static char tracefs_dir[PATH_MAX];
 static unsigned int instance_seq;
 
 /*
@@ -101,97 +101,10 @@ static bool pool_shared;
 enum slot_state { SLOT_UNKNOWN, SLOT_CLEAN, SLOT_USED };
 static enum slot_state *pool_state;
 
-static bool dir_has(const char *dir, const char *name)
-{
-	char p[PATH_MAX];
-	struct stat st;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return !stat(p, &st);
-}
 
-/* A tracefs mount point from /proc/self/mounts, or "". */
-static void mounted_tracefs(char *buf, size_t len)
-{
-	char dev[256], dir[PATH_MAX], type[64];
-	FILE *f;
 
-	buf[0] = '\0';
-	f = fopen("/proc/self/mounts", "re");
-	if (!f)
-		return;
-	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
-		if (!strcmp(type, "tracefs") && dir_has(dir, "instances")) {
-			snprintf(buf, len, "%s", dir);
-			break;
-		}
-	}
-	fclose(f);
-}
 
-static const char *find_tracefs(bool may_mount)
-{
-	static const char *const known[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing", NULL
-	};
-	int i;
-
-	if (tracefs_dir[0] && dir_has(tracefs_dir, "instances"))
-		return tracefs_dir;
-	mounted_tracefs(tracefs_dir, sizeof(tracefs_dir));
-	if (tracefs_dir[0])
-		return tracefs_dir;
-	for (i = 0; known[i]; i++) {
-		if (dir_has(known[i], "instances")) {
-			snprintf(tracefs_dir, sizeof(tracefs_dir), "%s",
-				 known[i]);
-			return tracefs_dir;
-		}
-	}
-	if (!may_mount)
-		return "";
-	if (geteuid()) {
-		devpm_fail(EACCES, "tracefs is not mounted and mounting it needs root");
-		return "";
-	}
-	if (mount("nodev", known[0], "tracefs", 0, NULL) ||
-	    !dir_has(known[0], "instances")) {
-		devpm_fail(errno ? errno : ENOENT, "cannot mount tracefs on %s: %s",
-			   known[0], strerror(errno ? errno : ENOENT));
-		return "";
-	}
-	snprintf(tracefs_dir, sizeof(tracefs_dir), "%s", known[0]);
-	return tracefs_dir;
-}
-
-const char *devpm_tracefs(void)
-{
-	return find_tracefs(true);
-}
-
-/* Write val to <dir>/<file>; tracefs is never under the sysfs root. */
-static int tfs_write(const char *dir, const char *file, const char *val)
-{
-	char p[PATH_MAX];
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/%s", dir, file);
-	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return devpm_fail(errno, "%s: %s", p, strerror(errno));
-	n = write(fd, val, len);
-	if (n != (ssize_t)len) {
-		int err = n < 0 ? errno : EIO;
-
-		close(fd);
-		return devpm_fail(err, "%s: writing '%s': %s", p, val,
-				  strerror(err));
-	}
-	close(fd);
-	return 0;
-}
 
 /*
  * Whether filter, one build_filter() wrote (name == "a" || name == "b"),
@@ -227,7 +140,7 @@ static int filter_write(struct devpm_trace *t, const char *file,
 	int fd;
 
 	if (!t->reused)
-		return tfs_write(t->dir, file, val);
+		return devpm_tracefs_write(t->dir, file, val);
 	snprintf(p, sizeof(p), "%s/%s", t->dir, file);
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	n = fd < 0 ? -1 : read(fd, cur, sizeof(cur) - 1);
@@ -245,7 +158,7 @@ static int filter_write(struct devpm_trace *t, const char *file,
 			return 0;
 		}
 	}
-	return tfs_write(t->dir, file, val);
+	return devpm_tracefs_write(t->dir, file, val);
 }
 
 static bool is_rpm_event(const char *name)
@@ -339,7 +252,7 @@ static int enable_event(struct devpm_trace *t, const char *sys,
 
 	snprintf(rel, sizeof(rel), "%s/%s", sys, ev);
 	snprintf(file, sizeof(file), "events/%s", rel);
-	if (!dir_has(t->dir, file))
+	if (!devpm_tracefs_has(t->dir, file))
 		return devpm_fail(ENOENT, "no trace event %s:%s", sys, ev);
 	/* A reused instance may hold a filter of its last user. */
 	if (filter || (t->reused && !keep_filter)) {
@@ -349,7 +262,7 @@ static int enable_event(struct devpm_trace *t, const char *sys,
 			return r;
 	}
 	snprintf(file, sizeof(file), "events/%s/enable", rel);
-	r = tfs_write(t->dir, file, "1");
+	r = devpm_tracefs_write(t->dir, file, "1");
 	if (r < 0)
 		return r;
 	return strv_add(&t->enabled, &t->nenabled, rel);
@@ -377,28 +290,6 @@ static struct devpm_trace *start_failed(struct devpm_trace *t, int r)
 #define RPM_ERROR_FILTER \
 	"ret < 0 && ret != -11 && ret != -16 && ret != -115 && ret != -13 && ret != -1"
 
-/*
- * Empty a cleanly stopped instance (tracing off) of what its last user
- * left unread: reading costs less than clearing the buffer ("trace"
- * O_TRUNC resets every CPU's buffer after an RCU grace period).
- */
-static int drain(const char *dir)
-{
-	char p[PATH_MAX], buf[4096];
-	ssize_t n;
-	int fd;
-
-	snprintf(p, sizeof(p), "%s/trace_pipe", dir);
-	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return devpm_fail(errno, "%s: %s", p, strerror(errno));
-	do
-		n = read(fd, buf, sizeof(buf));
-	while (n > 0 || (n < 0 && errno == EINTR));
-	close(fd);
-	return n < 0 && errno != EAGAIN ?
-	       devpm_fail(errno, "%s: %s", p, strerror(errno)) : 0;
-}
 
 /*
  * A new instance's buffer is the kernel's default per-CPU size once any
@@ -422,7 +313,7 @@ static int buffer_size(const char *dir)
 		if (!strchr(v, '(') && atol(v) >= atol(BUFFER_KB))
 			return 0;
 	}
-	return tfs_write(dir, "buffer_size_kb", BUFFER_KB);
+	return devpm_tracefs_write(dir, "buffer_size_kb", BUFFER_KB);
 }
 
 static void pool_dir(char *buf, size_t len, const char *tfs, int k)
@@ -448,7 +339,7 @@ static void kept_dir(char *buf, size_t len, const char *tfs,
 
 static void pool_remove(void)
 {
-	const char *tfs = find_tracefs(false);
+	const char *tfs = devpm_tracefs_find(false);
 	char dir[PATH_MAX];
 	int k;
 
@@ -522,17 +413,6 @@ void devpm_trace_pool_end(void)
 	pool_owner = 0;
 }
 
-/* What a user killed before its stop may have left on. */
-static int reset(const char *dir)
-{
-	int r = tfs_write(dir, "tracing_on", "0");
-
-	if (!r)
-		r = tfs_write(dir, "events/enable", "0");
-	if (!r)
-		r = tfs_write(dir, "trace", "");
-	return r;
-}
 
 /*
  * A free instance of the pool for t: 0 with t->dir set (t->reused when it
@@ -565,8 +445,8 @@ static int pool_take(struct devpm_trace *t, const char *tfs)
 		if (!t->reused)
 			return 0;
 		if (t->clean)
-			return drain(t->dir);
-		return reset(t->dir);
+			return devpm_tracefs_drain(t->dir);
+		return devpm_tracefs_reset(t->dir);
 	}
 	return -EBUSY;
 }
@@ -593,12 +473,12 @@ static int instance_setup(struct devpm_trace *t, const char *tfs)
 	}
 	if (t->reused)
 		goto events;
-	r = tfs_write(t->dir, "trace_clock", "mono");
+	r = devpm_tracefs_write(t->dir, "trace_clock", "mono");
 	if (!r)
 		r = buffer_size(t->dir);
 	/* Wake a poller on the first event, not at half a buffer. */
-	if (!r && dir_has(t->dir, "buffer_percent"))
-		r = tfs_write(t->dir, "buffer_percent", "0");
+	if (!r && devpm_tracefs_has(t->dir, "buffer_percent"))
+		r = devpm_tracefs_write(t->dir, "buffer_percent", "0");
 events:
 	for (i = 0; !r && rpm_events[i]; i++) {
 		if (t->errors_only && strcmp(rpm_events[i], "rpm_return_int"))
@@ -616,7 +496,7 @@ events:
 	if (!r && (t->devs || t->reused))
 		r = apply_filters(t);
 	if (!r)
-		r = tfs_write(t->dir, "tracing_on", "1");
+		r = devpm_tracefs_write(t->dir, "tracing_on", "1");
 	return r;
 }
 
@@ -744,9 +624,9 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 		t->reused = true;
 	}
 	snprintf(kept_names[k], sizeof(kept_names[k]), "%s", suffix);
-	r = t->reused ? reset(t->dir) : 0;
+	r = t->reused ? devpm_tracefs_reset(t->dir) : 0;
 	if (!r)
-		r = tfs_write(t->dir, "trace_clock", "mono");
+		r = devpm_tracefs_write(t->dir, "trace_clock", "mono");
 	if (!r)
 		r = buffer_size(t->dir);
 	for (i = 0; !r && events[i]; i++) {
@@ -755,7 +635,7 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 			r = 0;	/* a driver's events, without the driver */
 	}
 	if (!r)
-		r = tfs_write(t->dir, "tracing_on", "1");
+		r = devpm_tracefs_write(t->dir, "tracing_on", "1");
 	return r ? start_failed(t, r) : t;
 }
 
@@ -780,7 +660,7 @@ static struct devpm_trace *reader_of(const char *suffix)
 	t->reader = true;
 	snprintf(pipe, sizeof(pipe), "%s/trace_pipe", t->dir);
 	/* What the runner and the last program left is not ours. */
-	r = drain(t->dir);
+	r = devpm_tracefs_drain(t->dir);
 	if (!r) {
 		t->fd = open(pipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
 				   O_NOFOLLOW);
@@ -987,6 +867,16 @@ const struct devpm_event *devpm_trace_events(struct devpm_trace *t,
 	return t ? t->ev : NULL;
 }
 
+const struct devpm_event *devpm_trace_read(struct devpm_trace *t,
+					   int timeout_ms, size_t *n)
+{
+	*n = 0;
+	if (!t)
+		return NULL;
+	devpm_trace_poll(t, timeout_ms);
+	return devpm_trace_events(t, n);
+}
+
 void devpm_trace_clear(struct devpm_trace *t)
 {
 	size_t m;
@@ -1041,7 +931,7 @@ void devpm_trace_stop(struct devpm_trace *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	if (t->dir[0] && !t->reader) {
-		ok = !tfs_write(t->dir, "tracing_on", "0");
+		ok = !devpm_tracefs_write(t->dir, "tracing_on", "0");
 		for (i = 0; i < t->nenabled; i++) {
 			/* A pooled instance keeps its rpm events on. */
 			if (t->slot >= 0 &&
@@ -1050,7 +940,7 @@ void devpm_trace_stop(struct devpm_trace *t)
 				continue;
 			snprintf(file, sizeof(file), "events/%s/enable",
 				 t->enabled[i]);
-			ok &= !tfs_write(t->dir, file, "0");
+			ok &= !devpm_tracefs_write(t->dir, file, "0");
 		}
 	}
 	if (t->slot >= 0) {
@@ -1074,7 +964,7 @@ void devpm_trace_stop(struct devpm_trace *t)
 void devpm_trace_cleanup_stale(void)
 {
 	char dir[PATH_MAX], p[PATH_MAX * 2];
-	const char *tfs = find_tracefs(false);
+	const char *tfs = devpm_tracefs_find(false);
 	struct dirent *e;
 	DIR *dp;
 	int pid;
@@ -1096,216 +986,4 @@ void devpm_trace_cleanup_stale(void)
 				p, strerror(errno));
 	}
 	closedir(dp);
-}
-
-/* "123.456789" -> µs; any number of fraction digits. */
-static int parse_ts(const char *s, uint64_t *us)
-{
-	uint64_t sec = 0, frac = 0;
-	int digits = 0;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	while (*s >= '0' && *s <= '9')
-		sec = sec * 10 + (*s++ - '0');
-	if (*s++ != '.')
-		return -EINVAL;
-	while (*s >= '0' && *s <= '9') {
-		if (digits < 6) {
-			frac = frac * 10 + (*s - '0');
-			digits++;
-		}
-		s++;
-	}
-	if (!digits || *s != ':')
-		return -EINVAL;
-	while (digits++ < 6)
-		frac *= 10;
-	*us = sec * 1000000 + frac;
-	return 0;
-}
-
-static void copy_n(char *dst, size_t len, const char *src, size_t n)
-{
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-/* "<dev> flags-%x cnt-%d dep-%d auto-%d p-%d irq-%d child-%d" */
-static int parse_rpm_internal(const char *s, struct devpm_event *ev)
-{
-	const char *f = strstr(s, " flags-");
-	int a, p, irq;
-
-	if (!f || f == s)
-		return -EINVAL;
-	copy_n(ev->dev, sizeof(ev->dev), s, f - s);
-	if (sscanf(f, " flags-%x cnt-%d dep-%d auto-%d p-%d irq-%d child-%d",
-		   (unsigned int *)&ev->flags, &ev->usage, &ev->depth, &a, &p,
-		   &irq, &ev->child) != 7)
-		return -EINVAL;
-	return 0;
-}
-
-/* "rpm_suspend+0x2ea/0x5a0:<dev> ret=%d" (the symbol may lack +off). */
-static int parse_return(const char *s, struct devpm_event *ev)
-{
-	const char *plus = strchr(s, '+'), *colon, *ret;
-	size_t flen;
-
-	colon = strchr(plus ? plus : s, ':');
-	ret = strstr(s, " ret=");
-	while (ret && strstr(ret + 1, " ret="))
-		ret = strstr(ret + 1, " ret=");
-	if (!colon || !ret || ret < colon)
-		return -EINVAL;
-	flen = (plus && plus < colon ? plus : colon) - s;
-	if (!flen)
-		return -EINVAL;
-	copy_n(ev->func, sizeof(ev->func), s, flen);
-	copy_n(ev->dev, sizeof(ev->dev), colon + 1, ret - colon - 1);
-	if (sscanf(ret, " ret=%d", &ev->ret) != 1)
-		return -EINVAL;
-	return 0;
-}
-
-/* "<dev> status=RPM_SUSPENDED" -> status "suspended" */
-static int parse_status(const char *s, struct devpm_event *ev)
-{
-	const char *st = strstr(s, " status=");
-	char *c;
-
-	if (!st || st == s)
-		return -EINVAL;
-	copy_n(ev->dev, sizeof(ev->dev), s, st - s);
-	st += strlen(" status=");
-	if (!strncmp(st, "RPM_", 4))
-		st += 4;
-	copy_n(ev->status, sizeof(ev->status), st, strcspn(st, " "));
-	for (c = ev->status; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			*c += 'a' - 'A';
-	return ev->status[0] ? 0 : -EINVAL;
-}
-
-/* The pid of "<comm>-<pid>   [cpu]", end pointing at " [": 0 if none. */
-static int task_pid(const char *line, const char *end)
-{
-	const char *q = end;
-	int pid = 0, mul = 1;
-
-	while (q > line && q[-1] == ' ')
-		q--;
-	while (q > line && q[-1] >= '0' && q[-1] <= '9' && mul <= 100000000) {
-		pid += (q[-1] - '0') * mul;
-		mul *= 10;
-		q--;
-	}
-	return q > line && q[-1] == '-' && mul > 1 ? pid : 0;
-}
-
-/*
- * "<comm>-<pid> [cpu] <flags> <sec.usec>: <event>: <text>".  The comm may
- * hold spaces and the irq-flags column may be off, so anchor on "[cpu]".
- */
-void devpm_trace_field(const char *raw, const char *key, char *buf,
-		       size_t len)
-{
-	size_t klen = strlen(key), n;
-	const char *v = raw;
-
-	buf[0] = '\0';
-	for (;;) {
-		v = strstr(v, key);
-		if (!v)
-			return;
-		if ((v == raw || v[-1] == ' ') && v[klen] == '=')
-			break;
-		v += klen;
-	}
-	v += klen + 1;
-	n = strcspn(v, " ");
-	snprintf(buf, len, "%.*s", (int)n, v);
-}
-
-bool devpm_trace_is(const struct devpm_event *e, const char *name)
-{
-	return e->type == DEVPM_EV_OTHER && !strcmp(e->event, name);
-}
-
-unsigned long long devpm_trace_field_ull(const char *raw, const char *key)
-{
-	char v[32];
-
-	devpm_trace_field(raw, key, v, sizeof(v));
-	return strtoull(v, NULL, 10);
-}
-
-int devpm_trace_parse_line(const char *line, struct devpm_event *ev)
-{
-	const char *p = line, *q, *colon;
-	size_t n;
-
-	memset(ev, 0, sizeof(*ev));
-	ev->type = DEVPM_EV_OTHER;
-	for (;;) {
-		p = strstr(p, " [");
-		if (!p)
-			return -EINVAL;
-		p += 2;
-		n = strspn(p, "0123456789");
-		if (n && p[n] == ']')
-			break;
-	}
-	ev->pid = task_pid(line, p - 2);
-	p += n + 1;
-	/* One or two fields: [flags] timestamp: */
-	while (*p == ' ')
-		p++;
-	if (parse_ts(p, &ev->ts_us)) {
-		p += strcspn(p, " ");
-		while (*p == ' ')
-			p++;
-		if (parse_ts(p, &ev->ts_us))
-			return -EINVAL;
-	}
-	p = strchr(p, ':') + 1;
-	while (*p == ' ')
-		p++;
-	colon = strstr(p, ": ");
-	q = colon ? colon : p + strlen(p);
-	if (!colon || q == p || memchr(p, ' ', q - p))
-		return -EINVAL;
-	copy_n(ev->event, sizeof(ev->event), p, q - p);
-	p = colon + 2;
-	copy_n(ev->raw, sizeof(ev->raw), p, strlen(p));
-
-	if (!strcmp(ev->event, "rpm_suspend"))
-		ev->type = DEVPM_EV_RPM_SUSPEND;
-	else if (!strcmp(ev->event, "rpm_resume"))
-		ev->type = DEVPM_EV_RPM_RESUME;
-	else if (!strcmp(ev->event, "rpm_idle"))
-		ev->type = DEVPM_EV_RPM_IDLE;
-	else if (!strcmp(ev->event, "rpm_usage"))
-		ev->type = DEVPM_EV_RPM_USAGE;
-	else if (!strcmp(ev->event, "rpm_return_int"))
-		ev->type = DEVPM_EV_RPM_RETURN;
-	else if (!strcmp(ev->event, "rpm_status"))
-		ev->type = DEVPM_EV_RPM_STATUS;
-
-	switch (ev->type) {
-	case DEVPM_EV_RPM_SUSPEND:
-	case DEVPM_EV_RPM_RESUME:
-	case DEVPM_EV_RPM_IDLE:
-	case DEVPM_EV_RPM_USAGE:
-		return parse_rpm_internal(p, ev);
-	case DEVPM_EV_RPM_RETURN:
-		return parse_return(p, ev);
-	case DEVPM_EV_RPM_STATUS:
-		return parse_status(p, ev);
-	default:
-		return 0;
-	}
 }

@@ -20,33 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace/trace_event.h"
+#include "trace/tracefs.h"
+
 struct devpm_trace;
 
-enum devpm_ev_type {
-	DEVPM_EV_RPM_SUSPEND,
-	DEVPM_EV_RPM_RESUME,
-	DEVPM_EV_RPM_IDLE,
-	DEVPM_EV_RPM_USAGE,
-	DEVPM_EV_RPM_RETURN,	/* rpm_return_int */
-	DEVPM_EV_RPM_STATUS,	/* rpm_status (kernels >= 6.9): see .status */
-	DEVPM_EV_OTHER,		/* any added event: see .event and .raw */
-};
-
-struct devpm_event {
-	uint64_t ts_us;		/* CLOCK_MONOTONIC, µs */
-	int pid;		/* the task that emitted it (0: unknown) */
-	enum devpm_ev_type type;
-	char event[48];		/* "rpm_suspend", "scsi_dispatch_cmd_start" */
-	char dev[128];		/* device name ("" if none) */
-	int flags, usage, depth, child;	/* rpm_internal fields */
-	char func[64];		/* rpm_return_int: "rpm_suspend" etc. */
-	int ret;		/* rpm_return_int */
-	char status[16];	/* rpm_status: "suspended", "active", ... */
-	char raw[256];		/* the text after "event: " */
-};
-
-/* Mount point of tracefs ("" if none; mounts it when root and absent). */
-const char *devpm_tracefs(void);
 
 /*
  * Start tracing.  devs: NULL-terminated device names to filter on (NULL
@@ -87,6 +65,13 @@ bool devpm_trace_keeps(const struct devpm_trace *t,
 int devpm_trace_poll(struct devpm_trace *t, int timeout_ms);
 const struct devpm_event *devpm_trace_events(struct devpm_trace *t,
 					     size_t *n);
+/*
+ * devpm_trace_poll() then devpm_trace_events(): every event so far.  A
+ * NULL trace has none (*n 0): a case that polls instead asks the same.
+ */
+const struct devpm_event *devpm_trace_read(struct devpm_trace *t,
+					   int timeout_ms, size_t *n);
+
 /* Forget the events read so far. */
 void devpm_trace_clear(struct devpm_trace *t);
 
@@ -136,20 +121,5 @@ struct devpm_trace *devpm_trace_attach(const char *suffix);
  * verdict's error watch (devpm_trace_start_rpm_errors()) read it.
  */
 #define DEVPM_TRACE_RPM_KEPT	"rpm"
-
-/* Parse one line of trace output; 0 on success.  Exposed for unit tests. */
-int devpm_trace_parse_line(const char *line, struct devpm_event *ev);
-
-/*
- * The word after "key=" in an event's text (raw), "" if none: "pid" is
- * not found in "prev_pid=".  Fields are looked up by name, their order
- * differs between kernels.  field_ull: its value as a number (0 none).
- */
-void devpm_trace_field(const char *raw, const char *key, char *buf,
-		       size_t len);
-/* Whether e is the event name of those trace.c has no type for. */
-bool devpm_trace_is(const struct devpm_event *e, const char *name);
-unsigned long long devpm_trace_field_ull(const char *raw, const char *key);
-
 
 #endif

@@ -142,15 +142,6 @@ static struct devpm_trace *start_trace(const char *a, const char *b)
 	return t;
 }
 
-static const struct devpm_event *events(struct devpm_trace *t, size_t *n)
-{
-	*n = 0;
-	if (!t)
-		return NULL;
-	devpm_trace_poll(t, 0);
-	return devpm_trace_events(t, n);
-}
-
 /* rpm_resume calls of dev made in the window, whatever their outcome. */
 static int resume_calls(struct devpm_trace *t, const char *dev, uint64_t from,
 			uint64_t to)
@@ -160,7 +151,7 @@ static int resume_calls(struct devpm_trace *t, const char *dev, uint64_t from,
 	size_t n, k, i;
 	int found = 0;
 
-	ev = events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	k = devpm_rpm_calls(ev, n, dev, from, to, c, 64);
 	for (i = 0; i < k && i < 64; i++)
 		found += c[i].type == DEVPM_EV_RPM_RESUME;
@@ -360,7 +351,7 @@ static int check_read(struct devpm_trace *t, const char *ctrl, bool was_susp,
 	if (!t)
 		return 0;
 	calls = resume_calls(t, ctrl, t0, t1);
-	ev = events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	real = devpm_rpm_resumes(ev, n, ctrl, t0, t1, NULL, 0);
 	if (!calls) {
 		snprintf(why, len, "no rpm_resume of %s during the read", ctrl);
@@ -590,7 +581,7 @@ static int honour_sample(struct devpm_dev *d, struct devpm_trace *t, int fd,
 		snprintf(why, len, "after the transfers: %s", res.why);
 		return -1;
 	}
-	ev = events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	put = devpm_rpm_last_put(ev, n, d->name, t0, res.at_us);
 	at = devpm_rpm_suspended_at(ev, n, d->name, t0, devpm_now_us(), &dur);
 	if (!put || !at) {
@@ -661,22 +652,11 @@ static long usage_now(struct devpm_dev *d, struct devpm_trace *t,
 
 	if (!devpm_dev_snapshot(d) && d->rpm.have_usage)
 		return d->rpm.usage;
-	ev = events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	return devpm_rpm_last_usage(ev, n, d->name, from, devpm_now_us());
 }
 
 /* Usage count at baseline with control=on's reference not counted. */
-static long baseline_usage(const struct devpm_dev *d)
-{
-	const struct devpm_base_dev *b =
-		devpm_baseline_find(devpm_baseline(), d->path);
-
-	if (!b || b->usage < 0 || strcmp(b->driver, d->driver))
-		return -1;
-	return devpm_usage_held(b->usage, b->control,
-				b->autosuspend_delay_ms);
-}
-
 static void usage_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_i2c_adapter *a = arg;
@@ -711,9 +691,9 @@ static void usage_one(struct devpm_block *b, void *arg)
 		devpm_block_abort(b, "control=auto: %s", devpm_error());
 	base = usage_now(&d, t, t0);
 	/* Judged against the run's baseline, not this moment's. */
-	if (base >= 0 && baseline_usage(&d) >= 0 && base != baseline_usage(&d))
+	if (base >= 0 && devpm_baseline_usage(&d) >= 0 && base != devpm_baseline_usage(&d))
 		devpm_block_abort(b, "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
-				base, baseline_usage(&d));
+				base, devpm_baseline_usage(&d));
 	if (base < 0 || held < 0)
 		devpm_block_skip(b, "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");
 	/* Negative control: control=on holds one reference. */

@@ -309,21 +309,9 @@ static void run_threads(struct devpm_pci_set *s, struct action *acts,
 struct access_ctx {
 	struct devpm_pci_set *s;
 	struct devpm_pci_dev *p;
-	struct action *a;
+	size_t i;		/* p's index: its action is acts[i] */
+	struct action *acts;
 };
-
-/* Each device of c's set in a block of its own run by fn. */
-static void run_each(struct devpm_subtest *sub, struct access_ctx *c,
-		     struct action *acts, devpm_block_fn *fn)
-{
-	size_t i;
-
-	for (i = 0; i < c->s->n; i++) {
-		c->p = &c->s->v[i];
-		c->a = &acts[i];
-		devpm_block_run(sub, c->p->d.name, fn, c);
-	}
-}
 
 /* The access of a suspended device: resumed for it, suspended after. */
 static void resumes_one(struct devpm_block *b, void *arg)
@@ -331,7 +319,7 @@ static void resumes_one(struct devpm_block *b, void *arg)
 	struct access_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
 	struct devpm_pci_dev *p = c->p;
-	struct action *a = c->a;
+	struct action *a = &c->acts[c->i];
 	struct devpm_wait_result w;
 	const struct devpm_event *ev;
 	uint64_t at;
@@ -342,8 +330,7 @@ static void resumes_one(struct devpm_block *b, void *arg)
 		devpm_block_skip(b, "%s", p->skip);
 	if (a->r < 0)
 		devpm_block_abort(b, "%s failed: %s", a->what, a->why);
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	if (devpm_rpm_resumes(ev, n, p->d.name, a->t0, a->t1, &at, 1) < 1)
 		devpm_block_abort(b,
 				"%s completed in %.1f ms without a traced resume of the device",
@@ -371,7 +358,8 @@ TEST_F(pci, access_resumes_device)
 	devpm_trace_poll(c.s->t, 0);
 	run_threads(c.s, self->a, access_one);
 	devpm_subtest_begin(&self->sub, "access_resumes_device");
-	run_each(&self->sub, &c, self->a, resumes_one);
+	c.acts = self->a;
+	devpm_pci_set_each(&self->sub, c.s, resumes_one, &c, &c.i, &c.p);
 	DEVPM_SUBTEST_END(&self->sub);
 }
 
@@ -490,8 +478,7 @@ static void check_balance(struct devpm_block *b, struct devpm_pci_set *s,
 		devpm_block_abort(b, "cycle %d of %d: %s: %s", a->done + 1,
 				cycles_of(a), a->what, a->why);
 	snapshot_counts(p, &usage, &kids);
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	resumes = devpm_rpm_resumes(ev, n, p->d.name, a->start_us, a->end_us,
 				    NULL, 0);
 	traced = devpm_rpm_last_usage(ev, n, p->d.name, a->start_us,
@@ -536,12 +523,12 @@ static void balance_one(struct devpm_block *b, void *arg)
 {
 	struct access_ctx *c = arg;
 
-	if (!c->p->part && c->a->kind == ACT_CONTROL)
+	if (!c->p->part && c->acts[c->i].kind == ACT_CONTROL)
 		check_control_cycles(b, c->s, c->p);
 	else if (!c->p->part)
 		devpm_block_skip(b, "%s", c->p->skip);
 	else
-		check_balance(b, c->s, c->a);
+		check_balance(b, c->s, &c->acts[c->i]);
 }
 
 TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
@@ -560,7 +547,8 @@ TEST_F_TIMEOUT(pci, usage_balanced_after_cycles, 60)
 	/* Every device cycles in a thread of its own, all at once. */
 	run_threads(s, self->a, cycles);
 	devpm_subtest_begin(&self->sub, "usage_balanced_after_cycles");
-	run_each(&self->sub, &c, self->a, balance_one);
+	c.acts = self->a;
+	devpm_pci_set_each(&self->sub, c.s, balance_one, &c, &c.i, &c.p);
 	DEVPM_SUBTEST_END(&self->sub);
 }
 
@@ -585,7 +573,7 @@ static void delay_one(struct devpm_block *b, void *arg)
 	struct access_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
 	struct devpm_pci_dev *p = c->p;
-	struct action *a = c->a;
+	struct action *a = &c->acts[c->i];
 	struct devpm_autosuspend_timer tm;
 	struct devpm_wait_result w;
 	const struct devpm_event *ev;
@@ -608,8 +596,7 @@ static void delay_one(struct devpm_block *b, void *arg)
 		devpm_block_abort(b, "not suspended %d ms after %s: %s",
 				AUTOSUSPEND_MS + DEVPM_PCI_BOUND_MS, a->what,
 				w.why[0] ? w.why : p->skip);
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	if (devpm_autosuspend_find(ev, n, p->d.name, t0, t1, w.at_us, &tm, why,
 				   sizeof(why)))
 		devpm_block_abort(b, "%s: %s", a->what, why);
@@ -638,7 +625,8 @@ TEST_F(pci, autosuspend_delay_honoured)
 				  NULL) < 0)
 		SKIP(return, "no hrtimer trace events: %s", devpm_error());
 	devpm_subtest_begin(&self->sub, "autosuspend_delay_honoured");
-	run_each(&self->sub, &c, self->a, delay_one);
+	c.acts = self->a;
+	devpm_pci_set_each(&self->sub, c.s, delay_one, &c, &c.i, &c.p);
 	DEVPM_SUBTEST_END(&self->sub);
 }
 

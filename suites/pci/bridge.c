@@ -149,8 +149,7 @@ static void check_order(struct devpm_block *b, struct devpm_pci_set *s,
 			       "bridge D3 not allowed here (pci_bridge_d3_possible(): BIOS before 2015 or hotplug bridge); boot with pcie_port_pm=force: %s",
 			       w.why);
 	}
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	bat = devpm_rpm_suspended_at(ev, n, br->d.name, from, w.at_us, &dur);
 	if (!bat)
 		devpm_block_abort(b, "no traced suspend of the bridge");
@@ -175,8 +174,7 @@ static void check_order(struct devpm_block *b, struct devpm_pci_set *s,
 	for (i = 0; i < nk; i++)
 		if (devpm_pci_dev_control(kids[i], "on") < 0)
 			devpm_block_abort(b, "%s", devpm_error());
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	if (devpm_rpm_resumes(ev, n, br->d.name, t1, devpm_now_us(), &pat,
 			      1) < 1)
 		devpm_block_abort(b,

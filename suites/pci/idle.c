@@ -106,8 +106,7 @@ static void suspend_one(struct devpm_block *b, void *arg)
 				w.why[0] ? w.why : devpm_error());
 	at = 0;
 	if (s->t) {
-		devpm_trace_poll(s->t, 0);
-		ev = devpm_trace_events(s->t, &n);
+		ev = devpm_trace_read(s->t, 0, &n);
 		at = devpm_rpm_suspended_at(ev, n, p->d.name, p->allow_us,
 					    w.at_us, NULL);
 	}
@@ -125,16 +124,6 @@ static void suspend_one(struct devpm_block *b, void *arg)
 		       us_to_ms(at - p->allow_us), (unsigned long long)limit);
 }
 
-/* Each device of c's set in a block of its own run by fn. */
-static void run_each(struct devpm_subtest *sub, struct idle_ctx *c,
-		     devpm_block_fn *fn)
-{
-	for (c->i = 0; c->i < c->s->n; c->i++) {
-		c->p = &c->s->v[c->i];
-		devpm_block_run(sub, c->p->d.name, fn, c);
-	}
-}
-
 TEST_F(pci, idle_devices_suspend)
 {
 	struct idle_ctx c = { .s = &self->s };
@@ -142,7 +131,7 @@ TEST_F(pci, idle_devices_suspend)
 	devpm_pci_set_parts(c.s, true, NULL);
 	devpm_pci_set_allow(c.s, true, false);
 	devpm_subtest_begin(&self->sub, "idle_devices_suspend");
-	run_each(&self->sub, &c, suspend_one);
+	devpm_pci_set_each(&self->sub, c.s, suspend_one, &c, &c.i, &c.p);
 	DEVPM_SUBTEST_END(&self->sub);
 }
 
@@ -229,7 +218,7 @@ TEST_F(pci, d_state_matches_status)
 	}
 	c.at = at;
 	devpm_subtest_begin(&self->sub, "d_state_matches_status");
-	run_each(&self->sub, &c, dstate_one);
+	devpm_pci_set_each(&self->sub, c.s, dstate_one, &c, &c.i, &c.p);
 	free(at);
 	DEVPM_SUBTEST_END(&self->sub);
 }
@@ -241,8 +230,7 @@ static int traced_resumes(struct devpm_pci_set *s, const char *dev,
 	const struct devpm_event *ev;
 	size_t n;
 
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	return devpm_rpm_resumes(ev, n, dev, from, to, NULL, 0);
 }
 
@@ -304,7 +292,7 @@ TEST_F(pci, config_read_keeps_d3hot)
 	devpm_pci_set_allow(c.s, false, true);
 	devpm_pci_set_settle(c.s);
 	devpm_subtest_begin(&self->sub, "config_read_keeps_d3hot");
-	run_each(&self->sub, &c, config_read_one);
+	devpm_pci_set_each(&self->sub, c.s, config_read_one, &c, &c.i, &c.p);
 	DEVPM_SUBTEST_END(&self->sub);
 }
 
@@ -336,8 +324,7 @@ static void forbid_one(struct devpm_block *b, void *arg)
 				us_to_ms(t1 - t0), st);
 	at = 0;
 	if (s->t) {
-		devpm_trace_poll(s->t, 0);
-		ev = devpm_trace_events(s->t, &n);
+		ev = devpm_trace_read(s->t, 0, &n);
 		if (devpm_rpm_resumes(ev, n, p->d.name, t0, t1, &at, 1) != 1)
 			devpm_block_abort(b,
 					"active after control=on but no resume completed in the trace within the write (%.2f ms)",
@@ -367,7 +354,7 @@ TEST_F(pci, forbid_resumes_immediately)
 	devpm_pci_set_allow(c.s, false, true);
 	devpm_pci_set_settle(c.s);
 	devpm_subtest_begin(&self->sub, "forbid_resumes_immediately");
-	run_each(&self->sub, &c, forbid_one);
+	devpm_pci_set_each(&self->sub, c.s, forbid_one, &c, &c.i, &c.p);
 	DEVPM_SUBTEST_END(&self->sub);
 }
 
@@ -456,8 +443,7 @@ static bool steady(struct devpm_pci_set *s, struct devpm_pci_dev *p,
 		return false;
 	if (!s->t)
 		return true;
-	devpm_trace_poll(s->t, 0);
-	ev = devpm_trace_events(s->t, &n);
+	ev = devpm_trace_read(s->t, 0, &n);
 	return !devpm_rpm_resumes(ev, n, p->d.name, t0->at, t1->at, NULL, 0) &&
 	       !devpm_rpm_suspended_at(ev, n, p->d.name, t0->at, t1->at,
 				       NULL);
@@ -544,7 +530,7 @@ TEST_F(pci, runtime_time_accounting)
 
 	c.acct = t;
 	devpm_subtest_begin(&self->sub, "runtime_time_accounting");
-	run_each(&self->sub, &c, accounting_one);
+	devpm_pci_set_each(&self->sub, c.s, accounting_one, &c, &c.i, &c.p);
 	free(t);
 	DEVPM_SUBTEST_END(&self->sub);
 }

@@ -225,8 +225,7 @@ static int traced_cpu_value(struct devpm_trace *t, uint64_t from, int *v)
 	const struct devpm_event *ev;
 	size_t n, k;
 
-	devpm_trace_poll(t, 10);
-	ev = devpm_trace_events(t, &n);
+	ev = devpm_trace_read(t, 10, &n);
 	k = devpm_qos_updates(ev, n, NULL, "CPU", from, u, 16);
 	if (!k)
 		return -ENOENT;
@@ -382,8 +381,7 @@ static void limited_cpu_one(struct devpm_block *b, void *arg)
 	if (devpm_knob_write(c->k, c->v) < 0)
 		devpm_block_abort(b, "%s", devpm_error());
 	if (c->t) {
-		devpm_trace_poll(c->t, 10);
-		ev = devpm_trace_events(c->t, &n);
+		ev = devpm_trace_read(c->t, 10, &n);
 		nu = devpm_qos_updates(ev, n, c->name,
 				       "DEV_PM_QOS_RESUME_LATENCY", t0, u, 8);
 		r = devpm_qos_check_aggregate(u, nu < 8 ? nu : 8, c->limit, m,

@@ -85,7 +85,7 @@ static void expect_held(struct devpm_block *b, struct devpm_qos_bench *m,
 				DEVPM_QOS_BENCH_AUTOSUSPEND_MS);
 	if (r != -ETIMEDOUT)
 		devpm_block_abort(b, "%s: %s", what, devpm_error());
-	ev = devpm_qos_bench_events(m->t, &n);
+	ev = devpm_trace_read(m->t, 0, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, still %s after %d ms; rpm_return_int -EPERM x%d; diagnosis: %s",
 		   m->d.name, what, res.status, DEVPM_QOS_BENCH_HOLD_MS, refused, res.why);
@@ -113,7 +113,7 @@ static void expect_suspends(struct devpm_block *b,
 				  DEVPM_QOS_BENCH_SUSPEND_MS, &res))
 		devpm_block_abort(b, "%s: not suspended in %d ms: %s", what,
 				DEVPM_QOS_BENCH_SUSPEND_MS, res.why);
-	ev = devpm_qos_bench_events(m->t, &n);
+	ev = devpm_trace_read(m->t, 0, &n);
 	refused = devpm_qos_refusals(ev, n, m->d.name, -EPERM, from_us);
 	devpm_note("%s: %s, suspended %llu us after control=auto (traced: %s), -EPERM x%d",
 		   m->d.name, what, (unsigned long long)res.waited_us,
@@ -200,7 +200,7 @@ static void next_suspend_one(struct devpm_block *b, void *arg)
 	/* A QoS write calls no pm_runtime_*: nothing may resume it. */
 	r = devpm_wait_status(&m->d, m->t, "active", 2 * DEVPM_QOS_BENCH_AUTOSUSPEND_MS,
 			      &res);
-	ev = devpm_qos_bench_events(m->t, &n);
+	ev = devpm_trace_read(m->t, 0, &n);
 	k = devpm_rpm_calls(ev, n, m->d.name, t0, UINT64_MAX, c, 16);
 	for (i = 0; i < k && i < 16; i++)
 		resumes += c[i].type == DEVPM_EV_RPM_RESUME;
@@ -325,8 +325,7 @@ static void agg_step_judge(struct devpm_block *b, struct devpm_qos_bench *m,
 		devpm_block_abort(b, "%s: %s", name, devpm_error());
 	/* The events are in the buffer when the write returns. */
 	do {
-		devpm_trace_poll(m->t, 10);
-		ev = devpm_trace_events(m->t, &n);
+		ev = devpm_trace_read(m->t, 10, &n);
 		k = devpm_qos_updates(ev, n, m->d.name,
 				      "DEV_PM_QOS_RESUME_LATENCY", t0, u, 16);
 	} while ((!k || !u[k - 1].changed) && devpm_now_us() < end);
@@ -386,7 +385,7 @@ static void port_one(struct devpm_block *b, void *arg)
 	    devpm_dev_knob_write(&c->d, "control", "auto"))
 		devpm_block_abort(b, "%s", devpm_error());
 	r = devpm_wait_status(&c->d, c->t, "suspended", 500, &res);
-	ev = devpm_qos_bench_events(c->t, &n);
+	ev = devpm_trace_read(c->t, 0, &n);
 	at = devpm_rpm_suspended_at(ev, n, c->d.name, t0, UINT64_MAX, NULL);
 	devpm_note("%s: pm_qos_no_power_off=1, control=auto: %s after 500 ms",
 		   c->d.name, res.status);
@@ -444,7 +443,7 @@ static void no_power_off_one(struct devpm_block *b, void *arg)
 	    devpm_mock_get(DEVPM_QOS_BENCH_ID, "qos_flags", f0, sizeof(f0)) < 0)
 		devpm_block_abort(b, "%s", devpm_error());
 	devpm_trace_poll(m->t, 10);
-	ev = devpm_qos_bench_events(m->t, &n);
+	ev = devpm_trace_read(m->t, 0, &n);
 	/* dev_pm_qos_update_flags(): pm_runtime_get_sync() first. */
 	resumed = devpm_rpm_resumes(ev, n, m->d.name, t0, UINT64_MAX, NULL, 0);
 	devpm_qos_resume_us(ev, n, m->d.name, t0, UINT64_MAX, &us);
@@ -528,7 +527,7 @@ static void limit_once(struct devpm_block *b, struct devpm_qos_bench *m,
 	if (devpm_dev_knob_write(&m->d, "control", "on"))
 		limit_abort(b, m, devpm_error());
 	devpm_trace_poll(m->t, 10);
-	ev = devpm_qos_bench_events(m->t, &n);
+	ev = devpm_trace_read(m->t, 0, &n);
 	r = devpm_qos_resume_us(ev, n, m->d.name, t0, UINT64_MAX, &us);
 	r = devpm_qos_limit_verdict(m->d.name, limit, us, !r, state, msg,
 				    sizeof(msg));

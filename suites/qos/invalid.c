@@ -183,8 +183,7 @@ static size_t cpu_requests(struct devpm_trace *t, uint64_t from_us,
 	size_t n, k, i;
 
 	do {
-		devpm_trace_poll(t, 10);
-		ev = devpm_trace_events(t, &n);
+		ev = devpm_trace_read(t, 10, &n);
 		k = devpm_qos_updates(ev, n, NULL, "CPU", from_us, u, 64);
 	} while (k < want && devpm_now_us() < end);
 	for (i = 0; i < k && i < max && i < 64; i++)

@@ -227,7 +227,7 @@ static int release_ports(struct ctl *c, struct devpm_trace *t, uint64_t t0,
 		snprintf(why, len, "ports and controller suspended (order unchecked: no trace)");
 		return 0;
 	}
-	ev = devpm_disk_set_events(t, &ne);
+	ev = devpm_trace_read(t, 0, &ne);
 	a_pci = devpm_rpm_suspended_at(ev, ne, c->pci.name, tp, devpm_now_us(),
 				       NULL);
 	for (i = 0; i < c->nports; i++) {
@@ -310,7 +310,7 @@ static int resume_chain(struct ctl *c, struct devpm_test_disk *x,
 	who[2] = x->host.name;
 	who[3] = x->tgt.name;
 	who[4] = x->sd.name;
-	ev = devpm_disk_set_events(t, &ne);
+	ev = devpm_trace_read(t, 0, &ne);
 	for (i = 0; i < 5; i++) {
 		int k = devpm_rpm_resumes(ev, ne, who[i], t0, devpm_now_us(),
 					  &at[i], 1);

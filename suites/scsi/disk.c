@@ -135,7 +135,7 @@ static void autosuspend_one(struct devpm_block *b, void *arg)
 			       x->d->block, x->tgt.name, x->host.name);
 		return;
 	}
-	ev = devpm_disk_set_events(a->t, &ne);
+	ev = devpm_trace_read(a->t, 0, &ne);
 	a_sd = devpm_rpm_suspended_at(ev, ne, x->sd.name, a->t_auto, now,
 				      &dur);
 	a_tgt = devpm_rpm_suspended_at(ev, ne, x->tgt.name, a->t_auto, now,
@@ -340,7 +340,7 @@ static int io_burst(struct devpm_test_disk *x, size_t i, int k, void *arg)
 	}
 	if (!c->t)
 		return 0;
-	ev = devpm_disk_set_events(c->t, &n);
+	ev = devpm_trace_read(c->t, 0, &n);
 	res = devpm_rpm_resumes(ev, n, x->sd.name, t0, devpm_now_us(), NULL,
 				0);
 	if (res != 1) {
@@ -478,7 +478,7 @@ static void resume_one(struct devpm_block *b, void *arg)
 	devpm_blk_close(&blk);
 	if (r)
 		devpm_test_disk_abort(b, x, "%s", devpm_error());
-	ev = devpm_disk_set_events(a->t, &ne);
+	ev = devpm_trace_read(a->t, 0, &ne);
 	nh = devpm_rpm_resumes(ev, ne, x->host.name, t0, devpm_now_us(), &rh,
 			       1);
 	nt = devpm_rpm_resumes(ev, ne, x->tgt.name, t0, devpm_now_us(), &rt,
@@ -538,7 +538,7 @@ static void flush_of(struct devpm_trace *t, const struct devpm_test_disk *x,
 	size_t n, i;
 
 	memset(f, 0, sizeof(*f));
-	ev = devpm_disk_set_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	f->suspended = devpm_rpm_suspended_at(ev, n, x->sd.name, from, to,
 					      &dur);
 	f->call = f->suspended - dur;
@@ -721,7 +721,7 @@ static long usage_of(struct devpm_dev *d, struct devpm_trace *t,
 
 	if (!devpm_dev_snapshot(d) && d->rpm.have_usage)
 		return d->rpm.usage;
-	ev = devpm_disk_set_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	return devpm_rpm_last_usage(ev, n, d->name, from, devpm_now_us());
 }
 
@@ -745,17 +745,6 @@ static int read_burst(struct devpm_test_disk *x, size_t i, int k, void *arg)
  * The disk's usage count at baseline, control=on's reference not counted;
  * -1 when it was not there (scsi_debug disks come with the program).
  */
-static long baseline_usage(const struct devpm_dev *d)
-{
-	const struct devpm_base_dev *b =
-		devpm_baseline_find(devpm_baseline(), d->path);
-
-	if (!b || b->usage < 0 || strcmp(b->driver, d->driver))
-		return -1;
-	return devpm_usage_held(b->usage, b->control,
-				b->autosuspend_delay_ms);
-}
-
 /*
  * Negative control: control=on holds one reference.  Sets *base, the
  * usage with control=auto before the cycles; a disk that fails or cannot
@@ -777,11 +766,11 @@ static void usage_held(struct devpm_test_disk *x, struct devpm_trace *t,
 		return;
 	}
 	*base = usage_of(&x->sd, t, t0);
-	if (*base >= 0 && baseline_usage(&x->sd) >= 0 &&
-	    *base != baseline_usage(&x->sd)) {
+	if (*base >= 0 && devpm_baseline_usage(&x->sd) >= 0 &&
+	    *base != devpm_baseline_usage(&x->sd)) {
 		snprintf(why, sizeof(why),
 			 "usage %ld with control=auto before the cycles, %ld at baseline: a reference leaked before this case",
-			 *base, baseline_usage(&x->sd));
+			 *base, devpm_baseline_usage(&x->sd));
 		devpm_test_disk_drop(x, why);
 	} else if (*base < 0 || held < 0) {
 		devpm_test_disk_drop_skip(x, "usage count unreadable: no runtime_usage (CONFIG_PM_ADVANCED_DEBUG) and no trace");

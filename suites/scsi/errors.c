@@ -122,7 +122,7 @@ static void reads_of(struct devpm_trace *t, const struct devpm_scsi_disk *d,
 	size_t n, i;
 
 	*started = *timedout = 0;
-	ev = devpm_disk_set_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	for (i = 0; i < n; i++) {
 		if (ev[i].ts_us < from || ev[i].ts_us > to ||
 		    devpm_scsi_parse(&ev[i], &c) || !devpm_scsi_cmd_is(&c, d) ||
@@ -170,7 +170,7 @@ static int resumed_once(struct ctx *c, uint64_t t0, uint64_t t1)
 	size_t n;
 	int k;
 
-	ev = devpm_disk_set_events(c->t, &n);
+	ev = devpm_trace_read(c->t, 0, &n);
 	k = devpm_rpm_resumes(ev, n, c->x->sd.name, t0, t1, NULL, 0);
 	if (k != 1)
 		snprintf(c->why, c->len,

@@ -75,8 +75,7 @@ static bool traced_resume(struct devpm_trace *t, const char *dev,
 
 	if (!t)
 		return false;
-	devpm_trace_poll(t, 0);
-	ev = devpm_trace_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	k = devpm_rpm_calls(ev, n, dev, from, to, c, 64);
 	for (i = 0; i < k && i < 64; i++) {
 		if (c[i].type == DEVPM_EV_RPM_RESUME && c[i].ret_us &&
@@ -313,8 +312,7 @@ static void suspend_order(struct devpm_usb_bus *b,
 	for (i = 0; i < b->n && nk < 64; i++)
 		if (child_of(&b->it[i], hub))
 			kids[nk++] = b->it[i].u.dev.name;
-	devpm_trace_poll(b->t, 0);
-	ev = devpm_trace_events(b->t, &n);
+	ev = devpm_trace_read(b->t, 0, &n);
 	if (devpm_order_suspend(ev, n, hub->u.dev.name, kids, nk, from,
 				devpm_now_us(), o, why, sizeof(why)))
 		devpm_usb_item_out(hub, true, "suspend order: %s", why);

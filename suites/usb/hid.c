@@ -238,8 +238,7 @@ static uint64_t resume_began(struct devpm_trace *t, const char *dev,
 
 	if (!t)
 		return 0;
-	devpm_trace_poll(t, 0);
-	ev = devpm_trace_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	k = devpm_rpm_calls(ev, n, dev, from, UINT64_MAX, c, 32);
 	for (i = 0; i < k && i < 32; i++)
 		if (c[i].type == DEVPM_EV_RPM_RESUME && c[i].ret == 0 &&
@@ -539,8 +538,7 @@ static void no_wakeup_one(struct devpm_block *b, void *arg)
 	if (self->kmsg)
 		devpm_kmsg_drain(self->kmsg, refusal_line, &said);
 	if (self->t) {
-		devpm_trace_poll(self->t, 0);
-		ev = devpm_trace_events(self->t, &n);
+		ev = devpm_trace_read(self->t, 0, &n);
 		refused = devpm_order_idle_refused(ev, n, name, t0,
 						   devpm_now_us(), NULL);
 		if (!refused)

@@ -163,8 +163,7 @@ static int cycles(struct devpm_trace *t, const struct devpm_usb *u,
 	}
 	if (!t)
 		return 0;
-	devpm_trace_poll(t, 0);
-	ev = devpm_trace_events(t, &n);
+	ev = devpm_trace_read(t, 0, &n);
 	for (c = 1; c <= CYCLES; c++) {
 		k = devpm_rpm_resumes(ev, n, u->dev.name, run->burst[c],
 				      run->asleep[c + 1], at, 4);

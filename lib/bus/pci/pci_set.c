@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bus/pci/pci_set.h"
+#include "judge/block.h"
 #include "bus/pci/pci.h"
 #include "bus/pci/pci_role.h"
 #include "bus/pci/vfio.h"
@@ -252,4 +253,17 @@ const char *devpm_pci_dev_label(const struct devpm_pci_dev *p, char *buf,
 	snprintf(buf, len, "%04x:%04x %s", p->info.vendor, p->info.device,
 		 p->d.driver[0] ? p->d.driver : "(no driver)");
 	return buf;
+}
+
+void devpm_pci_set_each(struct devpm_subtest *sub, struct devpm_pci_set *s,
+			devpm_block_fn *fn, void *arg, size_t *at,
+			struct devpm_pci_dev **dev)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		*at = i;
+		*dev = &s->v[i];
+		devpm_block_run(sub, s->v[i].d.name, fn, arg);
+	}
 }

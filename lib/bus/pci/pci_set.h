@@ -23,6 +23,7 @@
 #include "rpm/device.h"
 #include "bus/pci/pci.h"
 #include "bus/pci/pci_role.h"
+#include "judge/block.h"
 #include "rpm/subtree.h"
 #include "trace/trace.h"
 
@@ -102,5 +103,14 @@ void devpm_pci_set_parts(struct devpm_pci_set *s, bool vfio,
 /* "8086:2922 ahci" in buf, which is returned. */
 const char *devpm_pci_dev_label(const struct devpm_pci_dev *p, char *buf,
 				size_t len);
+
+/*
+ * One block per device of s (judge/block.h), named after it: before each,
+ * *at is the device's index and *dev the device, for fn to read from
+ * arg.
+ */
+void devpm_pci_set_each(struct devpm_subtest *sub, struct devpm_pci_set *s,
+			devpm_block_fn *fn, void *arg, size_t *at,
+			struct devpm_pci_dev **dev);
 
 #endif

@@ -141,16 +141,6 @@ struct devpm_trace *devpm_disk_set_trace(struct devpm_test_disk *x, size_t n,
 	return devpm_disk_set_trace_names(names);
 }
 
-const struct devpm_event *devpm_disk_set_events(struct devpm_trace *t,
-						size_t *n)
-{
-	*n = 0;
-	if (!t)
-		return NULL;
-	devpm_trace_poll(t, 0);
-	return devpm_trace_events(t, n);
-}
-
 /*
  * The back-off step of devpm_disk_set_cycles()' poll without a trace
  * event to wait on (1-16 ms; the poll is bounded by bound_ms per disk).

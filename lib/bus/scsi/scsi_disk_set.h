@@ -74,10 +74,6 @@ struct devpm_trace *devpm_disk_set_trace_names(const char **names);
 struct devpm_trace *devpm_disk_set_trace(struct devpm_test_disk *x, size_t n,
 					 const char *const *extra);
 
-/* The events of t so far (polled now); NULL with *n 0 without a trace. */
-const struct devpm_event *devpm_disk_set_events(struct devpm_trace *t,
-						size_t *n);
-
 /*
  * Run `cycles` bursts on every disk of x[0..n) still on: each when its sd
  * device is found suspended, at most bound_ms after the previous one.

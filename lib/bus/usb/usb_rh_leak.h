@@ -10,8 +10,8 @@
  * resume"), xhci_reset() (drivers/usb/host/xhci.c) zeroes
  * bus_state.resuming_ports: the port's resume is never finished and
  * usb_hcd_end_port_resume() never drops the reference.  The root hub stays
- * one above its baseline and never runtime-suspends again (seen on Debian
- * 6.1.0-57 and 6.12.118 under QEMU).
+ * one above its baseline and never runtime-suspends again (docs/kernel-bugs.md;
+ * reproduced with Debian's 6.1 and 6.12 under QEMU).
  *
  * A watch counts both functions' calls (kprobe_count.h) over a cycle; a
  * leak is the kernel's only when the root hub is above its baseline by
