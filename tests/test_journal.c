@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_journal.c - the journal puts every knob back (lib/state/journal.c): in
- * order, oldest value first, on exit, on SIGINT/SIGTERM, after SIGKILL by
- * the next owner; it refuses a second owner and survives a torn journal.
+ * test_journal.c - the journal puts every knob back (lib/state/journal*.c,
+ * knob.c): in order, oldest value first, on exit, on SIGINT/SIGTERM,
+ * after SIGKILL by the next owner; it refuses a second owner and survives
+ * a torn journal.
  * Each case owns a journal in its own temp dir and a fake sysfs tree.
  */
 #include <signal.h>

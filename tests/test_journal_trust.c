@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_journal_trust.c - the journal trusts nothing another user could
- * have written (lib/state/journal.c, issue #12): a journal directory not ours,
- * symlinks in place of the journal or the lock, records that act outside
+ * have written (lib/state/journal*.c, issue #12): a journal directory not
+ * ours, symlinks in place of the journal or the lock, records that act outside
  * <root>/sys, a journal of garbage, a second run on the same sysfs root
  * through another journal directory, a dead run's programs still writing,
  * and the modules a modprobe pulled in.  The attacker is uid 12345

@@ -60,6 +60,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "state/journal_undo.h"
+#include "state/knob.h"
+
 /* Default directory: /run/devpm (DEVPM_JOURNAL_DIR overrides). */
 const char *devpm_journal_dir(void);
 
@@ -105,31 +108,13 @@ int devpm_journal_restore_since(off_t mark);
 int devpm_journal_restore_all(void);
 
 /*
- * Write a PM knob: journal its old value (first write only), then write.
- * Writing the value it already has does nothing (no record, no write).
- * A choice list ("s2idle [deep]") is journaled as the chosen word, an
- * unset driver_override ("(null)") as empty.  An empty value is written as
- * "\n" (sysfs ignores an empty write).
- * Refuses (-EPERM, devpm_error() says why) a knob of a device on the path
- * of a mounted filesystem unless --allow-disk (safety.h); the device is the
- * path before /power/, else the knob's directory.
+ * Append one record (a whole line, '\n' included) and fsync, attaching
+ * first when no journal is open: for knob.c and journal_undo.c.
  */
-int devpm_knob_write(const char *kpath, const char *val);
-int devpm_knob_write_long(const char *kpath, long val);
+int devpm_journal_append(const char *rec);
 
-/*
- * The same for a knob whose path is built first, checked for length:
- * devpm_knob_writef("auto", "%s/power/control", d->path).  -ENAMETOOLONG
- * (devpm_error() names the start of the path) when it does not fit.
- */
-int devpm_knob_writef(const char *val, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Record an undo action after instantiating something. */
-int devpm_journal_undo_write(const char *kpath, const char *val);
-int devpm_journal_undo_module(const char *module);
-int devpm_journal_undo_rmdir(const char *kpath);
-int devpm_journal_undo_unlink(const char *kpath);
+/* Is there a "W <path>\t" record since the last mark? */
+bool devpm_journal_recorded(const char *path);
 
 /*
  * Runner: record a test program it started as the leader of a session of

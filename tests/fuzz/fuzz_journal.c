@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_journal.c - the journal's reading of its own file (lib/state/journal.c,
- * as `devpm restore` reads what a killed run left).
+ * fuzz_journal.c - the journal's reading of its own file
+ * (lib/state/journal_restore.c, as `devpm restore` reads what a killed run
+ * left).
  *
- * lib/state/journal.c has no parse function apart from the restore: each
- * record is checked and carried out in one step (restore_record()).  So
+ * Each record is checked and carried out in one step (restore_record()
+ * in lib/state/journal_restore.c): there is no parse apart.  So
  * this harness goes through the public devpm_journal_restore_all(), which
  * executes what it parses, and confines it:
  *   - as root it first becomes nobody (65534): no module is unloaded, no
