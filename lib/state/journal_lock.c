@@ -11,44 +11,28 @@
 #include <unistd.h>
 
 #include "state/journal_lock.h"
+#include "core/path_trust.h"
 #include "core/sysfs.h"
 
-int devpm_journal_lock_mkdir(const char *dir)
+int devpm_journal_lock_dir(const char *dir, bool make)
 {
-	char p[DEVPM_PATH_MAX];
-	char *s, c;
-	int r;
-
-	r = devpm_fmt(p, sizeof(p), "%s", dir);
-	if (r)
-		return r;
-	for (s = p + 1; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		c = *s;
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			return devpm_fail(errno, "journal directory %s: %s; set DEVPM_JOURNAL_DIR to a directory you can write (default /run/devpm)",
-					  p, strerror(errno));
-		*s = c;
-		if (!c)
-			break;
-	}
-	return 0;
-}
-
-int devpm_journal_lock_dir(const char *dir)
-{
+	char why[512];
 	struct stat st;
 	int fd, r = 0;
 
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
-		return devpm_fail(EPERM, "journal directory %s is a symlink or not a directory; set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
-				  dir);
+	fd = devpm_path_trust_open(dir, make ? DEVPM_TRUST_MKDIR :
+				   DEVPM_TRUST_DIR, DEVPM_TRUST_NOLINK, 0700,
+				   NULL, 0);
+	snprintf(why, sizeof(why), "%s", devpm_error());
+	if (fd == -ELOOP || fd == -ENOTDIR)
+		return devpm_fail(EPERM, "journal directory %s is a symlink or not a directory (%s); set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700)",
+				  dir, why);
+	if (fd == -EPERM)
+		return devpm_fail(EPERM, "journal directory %s: %s; set DEVPM_JOURNAL_DIR to a directory of yours (mode 0700) on a path only root can change",
+				  dir, why);
 	if (fd < 0)
-		return devpm_fail(errno, "journal directory %s: %s", dir,
-				  strerror(errno));
+		return devpm_fail(fd, "journal directory %s: %s; set DEVPM_JOURNAL_DIR to a directory you can write (default /run/devpm)",
+				  dir, why);
 	if (fstat(fd, &st) < 0)
 		r = devpm_fail(errno, "journal directory %s: %s", dir,
 			       strerror(errno));
@@ -102,6 +86,21 @@ static long lock_holder(int fd)
 	return strtol(buf, NULL, 10);
 }
 
+/* A lock file holds nothing or "<pid>\n". */
+static bool lock_file_ok(int fd)
+{
+	char buf[32];
+	ssize_t n;
+	size_t d;
+
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0 || n == sizeof(buf) - 1)
+		return false;
+	buf[n] = '\0';
+	d = strspn(buf, "0123456789");
+	return !n || (d && d < 20 && buf[d] == '\n' && d + 1 == (size_t)n);
+}
+
 /* Who holds a flock on the file of st (/proc/locks), 0 if unknown. */
 static long flock_holder(const struct stat *st)
 {
@@ -122,31 +121,47 @@ static long flock_holder(const struct stat *st)
 }
 
 /* An flock on the root directory: nothing to create, gone with its holder. */
-int devpm_journal_lock_root(void)
+int devpm_journal_lock_root(int fd, const char *shown)
 {
-	const char *root = devpm_sysfs_root()[0] ? devpm_sysfs_root() : "/sys";
 	struct stat st;
 	char pid[32];
 	long holder;
-	int fd, r;
+	int r;
 
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return devpm_fail(errno, "sysfs root %s: %s", root,
-				  strerror(errno));
 	if (!flock(fd, LOCK_EX | LOCK_NB))
-		return fd;
+		return 0;
 	r = errno;
 	holder = fstat(fd, &st) ? 0 : flock_holder(&st);
-	close(fd);
 	if (r != EWOULDBLOCK)
-		return devpm_fail(r, "lock on %s: %s", root, strerror(r));
+		return devpm_fail(r, "lock on %s: %s", shown, strerror(r));
 	if (holder > 0)
 		snprintf(pid, sizeof(pid), "pid %ld", holder);
 	else
 		snprintf(pid, sizeof(pid), "pid unknown");
 	return devpm_fail(EBUSY, "another devpm run (%s) holds the lock on %s; wait for it to end",
-			  pid, root);
+			  pid, shown);
+}
+
+int devpm_journal_lock_recorded(const char *root, unsigned long long dev,
+				unsigned long long ino)
+{
+	char why[512];
+	struct stat st;
+	int fd;
+
+	fd = devpm_path_trust_open(root, DEVPM_TRUST_DIR, 0, 0, NULL, 0);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "%s", devpm_error());
+		return devpm_fail(fd, "the sysfs root %s the journal recorded: %s",
+				  root, why);
+	}
+	if (fstat(fd, &st) < 0 || (unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino) {
+		close(fd);
+		return devpm_fail(EPERM, "the sysfs root %s is not the directory the journal recorded (device:inode %llu:%llu): it was replaced since",
+				  root, dev, ino);
+	}
+	return fd;
 }
 
 int devpm_journal_lock_take(int dfd, const char *dir)
@@ -158,6 +173,12 @@ int devpm_journal_lock_take(int dfd, const char *dir)
 	fd = devpm_journal_lock_file(dfd, dir, "lock", O_RDWR | O_CREAT);
 	if (fd < 0)
 		return fd;
+	/* Empty or a pid: anything else is not ours to overwrite. */
+	if (!lock_file_ok(fd)) {
+		close(fd);
+		return devpm_fail(EPERM, "%s/lock is not a devpm lock file (it holds more than a pid); remove it or set DEVPM_JOURNAL_DIR to a directory of its own",
+				  dir);
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		r = errno;
 		holder = lock_holder(fd);

@@ -10,24 +10,36 @@
 #ifndef DEVPM_JOURNAL_LOCK_H
 #define DEVPM_JOURNAL_LOCK_H
 
-/* mkdir -p dir, each level 0700. */
-int devpm_journal_lock_mkdir(const char *dir);
+#include <stdbool.h>
 
 /*
- * The journal directory: a directory (not a link) of the user running
- * devpm that no one else can write.
+ * The journal directory (made 0700 with its missing parents when make):
+ * walked by path_trust.h's rule, not a symlink itself, and the directory
+ * of the user running devpm that no one else can write.
  */
-int devpm_journal_lock_dir(const char *dir);
+int devpm_journal_lock_dir(const char *dir, bool make);
 
 /* name in the directory dfd (dir for messages): not a link, ours, one link. */
 int devpm_journal_lock_file(int dfd, const char *dir, const char *name,
 			    int flags);
 
-/* flock the sysfs root (-EBUSY naming the holder's pid when held). */
-int devpm_journal_lock_root(void);
+/*
+ * flock the sysfs root open in fd (a tree's directory, /sys for the real
+ * system); -EBUSY naming the holder's pid and shown when held.
+ */
+int devpm_journal_lock_root(int fd, const char *shown);
+
+/*
+ * Open again the sysfs root a journal recorded (path_trust.h's walk): it
+ * must be the very directory (device and inode) it was, else -EPERM.
+ */
+int devpm_journal_lock_recorded(const char *root, unsigned long long dev,
+				unsigned long long ino);
 
 /*
  * Take <dir>/lock in the directory dfd: flock'd, our pid written in it.
+ * A lock file that holds anything but a pid is refused (-EPERM), never
+ * overwritten.
  * -EBUSY naming the holder when another run holds it; a lock file left by
  * a dead process is simply taken (an flock dies with its holder).
  */

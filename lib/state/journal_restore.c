@@ -313,7 +313,10 @@ int devpm_journal_restore_range(struct devpm_journal_state *j, off_t from)
 		return devpm_fail(errno, "journal %s: %s", j->path,
 				  strerror(errno));
 	snprintf(sysdir, sizeof(sysdir), "%s/sys", j->root);
-	sys_fd = open(sysdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	/* Below the root the journal was opened on, never by name again. */
+	sys_fd = j->root_fd < 0 ? -1 :
+		 openat(j->root_fd, "sys", O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
 	/* no: the number of the line after the last complete one. */
 	for (i = 0; i < size; i++)
 		no += m[i] == '\n';
@@ -332,7 +335,9 @@ int devpm_journal_restore_range(struct devpm_journal_state *j, off_t from)
 		no--;
 		for (start = end; start > from && m[start - 1] != '\n'; start--)
 			;
-		if (end - start >= (off_t)sizeof(line)) {
+		/* A NUL would cut the value short: "au\0to" is not "au". */
+		if (end - start >= (off_t)sizeof(line) ||
+		    memchr(m + start, '\0', end - start)) {
 			r = REC_INVALID;
 		} else {
 			memcpy(line, m + start, end - start);
