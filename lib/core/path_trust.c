@@ -44,8 +44,11 @@ int devpm_path_trust_stat(const struct stat *st, const char *shown,
 		return devpm_fail(EPERM, "%s %s uid %u", name,
 				  S_ISLNK(st->st_mode) ? "is a symlink of" :
 				  "belongs to", (unsigned int)st->st_uid);
-	/* A symlink's own mode means nothing; its directory was checked. */
-	if (S_ISLNK(st->st_mode) || !others_write(st))
+	/*
+	 * A symlink's own mode means nothing (its directory was checked);
+	 * nor does a device's: writing to it changes no name or content.
+	 */
+	if (S_ISLNK(st->st_mode) || S_ISCHR(st->st_mode) || !others_write(st))
 		return 0;
 	/* Sticky: others cannot rename or remove our entries in it. */
 	if (S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) &&
