@@ -144,12 +144,18 @@ TEST_F(pt, another_users_symlink_is_refused_roots_is_followed)
 	ASSERT_EQ(0, symlink(at(self->p, self->tmp, "a"),
 			     at(link, self->tmp, "abs")));
 	ASSERT_EQ(0, dir_of(at(via, self->tmp, "abs/b"), 0));
-	/* A link at a file's name: its target's directory and name. */
+	/* A link at a file's name: not followed, even root's. */
 	ASSERT_EQ(0, symlink("b/file", at(link, self->tmp, "a/f")));
 	fd = devpm_path_trust_open(link, DEVPM_TRUST_PARENT, 0, 0, base,
 				   sizeof(base));
 	ASSERT_LE(0, fd);
-	ASSERT_STREQ("file", base);
+	ASSERT_STREQ("f", base);
+	close(fd);
+	ASSERT_EQ(-ELOOP, devpm_path_trust_open_file(link, O_RDONLY, 0, 0));
+	/* Negative control: the file itself. */
+	fd = devpm_path_trust_open_file(at(link, self->tmp, "a/b/file"),
+					O_RDONLY, 0, 0);
+	ASSERT_LE(0, fd);
 	close(fd);
 	/* Not a link at all, where the caller says so. */
 	ASSERT_EQ(-ELOOP, dir_of(at(link, self->tmp, "rel"),

@@ -167,12 +167,15 @@ int devpm_path_trust_open(const char *path, enum devpm_trust_kind kind,
 		last = !more(p);
 		if (!strcmp(comp, "."))
 			continue;
-		if (!strcmp(comp, "..")) {
-			if (last && kind == DEVPM_TRUST_PARENT) {
+		/* A file's own name: never followed, its open checks it. */
+		if (last && kind == DEVPM_TRUST_PARENT) {
+			if (!strcmp(comp, ".."))
 				r = devpm_fail(EISDIR, "%s: names a directory, not a file",
 					       path);
-				break;
-			}
+			snprintf(base, blen, "%s", comp);
+			break;
+		}
+		if (!strcmp(comp, "..")) {
 			fd = openat(w.cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 			drop_last(w.shown);
 		} else {
@@ -187,13 +190,6 @@ int devpm_path_trust_open(const char *path, enum devpm_trust_kind kind,
 				r = -ENAMETOOLONG;
 				break;
 			}
-		}
-		/* A file not there yet: the name the caller creates. */
-		if (fd < 0 && errno == ENOENT && last &&
-		    kind == DEVPM_TRUST_PARENT) {
-			drop_last(w.shown);
-			snprintf(base, blen, "%s", comp);
-			break;
 		}
 		if (fd < 0 && errno == ENOENT && kind == DEVPM_TRUST_CHECK)
 			break;
@@ -217,12 +213,6 @@ int devpm_path_trust_open(const char *path, enum devpm_trust_kind kind,
 			close(fd);
 			p = w.rest;
 			continue;
-		}
-		if (last && kind == DEVPM_TRUST_PARENT) {
-			close(fd);
-			drop_last(w.shown);
-			snprintf(base, blen, "%s", comp);
-			break;
 		}
 		if (!S_ISDIR(st.st_mode)) {
 			close(fd);
@@ -263,6 +253,8 @@ static int file_at(int dfd, const char *name, const char *shown, int oflags,
 		    O_CLOEXEC, mode);
 	if (fd < 0 && errno == ELOOP)
 		return devpm_fail(ELOOP, "%s is a symlink", shown);
+	if (fd < 0 && errno == EISDIR)
+		return devpm_fail(EISDIR, "%s is a directory", shown);
 	if (fd < 0)
 		return devpm_fail(errno, "%s: %s", shown, strerror(errno));
 	if (fstat(fd, &st) < 0)

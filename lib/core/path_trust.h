@@ -52,7 +52,8 @@ enum devpm_trust_kind {
  * Walk path (see above) and return an fd of the directory it names (kind
  * DIR, MKDIR: missing directories made with mode, as the process's own)
  * or of the directory of the file it names (PARENT: its last component,
- * a plain name, copied to base), O_RDONLY | O_DIRECTORY | O_CLOEXEC.
+ * a plain name not looked up, copied to base: a link there is the file
+ * open's to refuse), O_RDONLY | O_DIRECTORY | O_CLOEXEC.
  * -errno with devpm_error() set: -EPERM refused, -ENOENT, -ENOTDIR,
  * -ENAMETOOLONG (longer than PATH_MAX), -ELOOP (40 links).
  */
