@@ -379,11 +379,26 @@ TEST(bad_input)
 	static const char *const list[] = { "list", "--suite", "nope", NULL };
 	static const char *const emptyroot[] = { "--sysfs-root=", "run", "--output",
 		"res", NULL };
-	char jdir[PATH_MAX + 8];
+	/* Issue #35 item 11: each says what is wrong, before the run. */
+	static const char *const notdir[] = { "run", "--output", "/etc/passwd/x",
+		NULL };
+	const char *longout[] = { "run", "--output", NULL, NULL };
+	static const char *const dirstream[] = { "run", "--output", "res",
+		"--stream", "/tmp", NULL };
+	char jdir[PATH_MAX + 8], *huge;
 	struct env e;
 
 	setup(&e, false);
 	ASSERT_EQ(0, unit_put(e.tmp, "file", "x"));
+	refused(_metadata, &e, notdir,
+		"--output /etc/passwd/x: /etc/passwd is not a directory; ");
+	huge = rn_xmalloc(100001);
+	memset(huge, 'o', 100000);
+	huge[100000] = '\0';
+	longout[2] = huge;
+	refused(_metadata, &e, longout, "longer than 4095 bytes; give a shorter --output");
+	free(huge);
+	refused(_metadata, &e, dirstream, "--stream /tmp: /tmp is a directory; ");
 	refused(_metadata, &e, usuite,
 		"unknown suite 'nope'; known suites: fake, other");
 	refused(_metadata, &e, noroot, "--sysfs-root missing: No such file");
@@ -568,7 +583,8 @@ TEST(output_of_another_user_is_refused_as_root)
 	ASSERT_EQ(0, chown(path, 12345, 12345));
 	tr_devpm(o, e.tmp, e.env, args);
 	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);
-	ASSERT_HAS(o->err, "--output userres belongs to uid 12345");
+	ASSERT_HAS(o->err, "--output userres: ");
+	ASSERT_HAS(o->err, "/userres belongs to uid 12345");
 	EXPECT_FALSE(unit_exists(e.tmp, "userres/latest"));
 	/* Negative control: root's own directory is used. */
 	ASSERT_EQ(0, chown(path, 0, 0));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* stream.c - the record stream: write, feed the model, read back (stream.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include "runner/stream.h"
+#include "core/error.h"
+#include "core/path_trust.h"
 #include "core/kmsg.h"
 #include "parse.h"
 #include "stream.h"
@@ -415,4 +418,17 @@ void rn_stream_emit(struct rn_stream *s, const char *fmt, ...)
 	if (s->run)
 		rn_stream_feed(s->run, rec);
 	free(rec);
+}
+
+int rn_stream_open(const char *path)
+{
+	int fd;
+
+	fd = devpm_path_trust_open_file(path, O_WRONLY | O_CREAT | O_APPEND,
+					0644, DEVPM_TRUST_CHARDEV);
+	if (fd < 0)
+		fprintf(stderr, "devpm: --stream %.200s: %s; give a regular file or a serial port%s\n",
+			path, devpm_error(), devpm_path_trust_strict() ?
+			" on a path that only root owns and can write" : "");
+	return fd;
 }

@@ -70,4 +70,12 @@ struct rn_stream {
 void rn_stream_emit(struct rn_stream *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Open the file of `devpm run --stream FILE` for appending, by
+ * path_trust.h's rule: never through a symlink at FILE, a regular file or
+ * a character device (a virtio-serial port), as root on a path only root
+ * can change.  fd, or -errno after one line on stderr.
+ */
+int rn_stream_open(const char *path);
+
 #endif
