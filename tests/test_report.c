@@ -218,4 +218,50 @@ TEST(report_bad_input)
 	free(o);
 }
 
+/*
+ * Issue #35 item 8: a FIFO named stream.log, or a link to /dev/zero,
+ * neither hangs report or collect nor fills memory: refused at once.
+ */
+TEST(report_and_collect_refuse_fifo_and_dev_zero)
+{
+	static const char *const rfifo[] = { "report", "fifo", NULL };
+	static const char *const rzero[] = { "report", "zero", NULL };
+	static const char *const cfifo[] = { "collect", "--output", "out",
+		"fifo/stream.log", NULL };
+	static const char *const czero[] = { "collect", "--output", "out",
+		"zero/stream.log", NULL };
+	static const char *const *const cases[] = { rfifo, rzero, cfifo, czero };
+	static const char *const cgood[] = { "collect", "--output", "out",
+		"good/stream.log", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX], path[PATH_MAX + 32];
+	size_t i;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_mkdir(tmp, "fifo"));
+	ASSERT_EQ(0, unit_mkdir(tmp, "zero"));
+	snprintf(path, sizeof(path), "%s/fifo/stream.log", tmp);
+	ASSERT_EQ(0, mkfifo(path, 0644));
+	ASSERT_EQ(0, unit_link(tmp, "zero/stream.log", "/dev/zero"));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tr_devpm(o, tmp, NULL, cases[i]);
+		EXPECT_EQ(2, o->code) TH_LOG("%s %s: %s", cases[i][0],
+					     cases[i][1], o->err);
+		ASSERT_HAS(o->err, "stream.log: not a regular file");
+		EXPECT_GT(5000, o->ms);
+		EXPECT_EQ(strlen(o->err) - 1,
+			  (size_t)(strchr(o->err, '\n') - o->err));
+	}
+	/* Negative control: a regular stream is collected. */
+	ASSERT_EQ(0, unit_put(tmp, "good/stream.log",
+		"DEVPM-STREAM 1\nRUN r1 2026-01-01T00:00:00Z 1000\n"
+		"PROG 2000 i2c/x 60\nCASE a\nOUT 3000 TAP version 13\n"
+		"OUT 3001 1..1\nOUT 3004 ok 1 f.a\n"
+		"END 4000 i2c/x 2 exit:0\nDONE 5000 0\n"));
+	tr_devpm(o, tmp, NULL, cgood);
+	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
+	unit_rm_rf(tmp);
+	free(o);
+}
+
 TEST_HARNESS_MAIN

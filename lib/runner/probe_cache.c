@@ -12,6 +12,7 @@
 
 #include "runner/probe_cache.h"
 #include "probe_cache.h"
+#include "write_file.h"
 
 /*
  * FNV-1a over 64-bit words (then the tail bytes): a change detector, not

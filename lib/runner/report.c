@@ -19,6 +19,7 @@
 #include "output.h"
 #include "stream.h"
 #include "timeline.h"
+#include "write_file.h"
 
 /* Kernel log lines shown before and after a failed case's own. */
 #define KLOG_CONTEXT 5
@@ -324,7 +325,8 @@ int rn_cmd_report(int argc, char **argv)
 	}
 	rn_stream_finish(r, NULL);
 	if (rn_tl_read_stream(path, &tl) < 0) {
-		code = rn_usage_error("report: %s: %s", path, strerror(errno));
+		code = rn_usage_error("report: %s: %s", path,
+				      rn_read_error(errno));
 		goto out;
 	}
 	html = page(r, &tl);

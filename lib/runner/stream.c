@@ -343,24 +343,28 @@ void rn_stream_finish(struct rn_run *r, const char *crash_line)
 
 int rn_stream_read(const char *path, struct rn_run *r, char *err, size_t len)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
+	char *text, *line, *next;
+	size_t n, end;
+	int e;
 
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -errno;
+	/* A regular file of bounded size: never a FIFO, never /dev/zero. */
+	text = rn_read_file(path, &n);
+	if (!text) {
+		e = errno;
+		snprintf(err, len, "%s: %s", path, rn_read_error(e));
+		return -e;
 	}
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
+	for (line = text; line < text + n; line = next) {
+		next = memchr(line, '\n', text + n - line);
+		end = next ? (size_t)(next - line) : (size_t)(text + n - line);
+		next = next ? next + 1 : text + n;
+		while (end && line[end - 1] == '\r')
+			end--;
+		line[end] = '\0';
 		/* A NUL inside a record (a garbled serial line) ends it. */
 		rn_stream_feed(r, line);
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	if (!r->header_seen) {
 		snprintf(err, len, "%s: not a devpm stream (no '%s' line)",
 			 path, RN_STREAM_HEADER);
