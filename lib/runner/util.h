@@ -25,7 +25,10 @@ char *rn_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *arr (elements of size sz) so that index n fits; zeroes new room. */
 void rn_grow(void *arr, size_t *cap, size_t n, size_t sz);
 
-/* Append a copy of s to a string array. */
+/*
+ * Append a copy of s to a string array that rn_strv_push() made from
+ * NULL (its room follows from n: 8, then the next power of two).
+ */
 void rn_strv_push(char ***v, size_t *n, const char *s);
 void rn_strv_free(char **v, size_t n);
 
