@@ -634,6 +634,45 @@ TEST(planted_result_symlink_is_not_followed)
 	unit_rm_rf(tmp);
 }
 
+/*
+ * Issue #35 item 4: the run directory swapped for one holding
+ * baseline.tsv -> another run's baseline after devpm made it: the
+ * baseline lands in devpm's directory, written through its descriptor.
+ */
+TEST(baseline_written_through_the_run_dir)
+{
+	char tmp[PATH_MAX], out[PATH_MAX + 8], dir[PATH_MAX + 64];
+	char id[128], path[PATH_MAX + 64], moved[PATH_MAX + 64], buf[256];
+	struct devpm_baseline b = { 0 };
+	struct stat st;
+	int fd;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_put(tmp, "other/baseline.tsv", "victim\n"));
+	snprintf(out, sizeof(out), "%s/res", tmp);
+	fd = rn_run_dir(out, "run1", dir, sizeof(dir), id, sizeof(id));
+	ASSERT_LE(0, fd);
+	snprintf(moved, sizeof(moved), "%s/moved", out);
+	ASSERT_EQ(0, rename(dir, moved));
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(path, sizeof(path), "%s/baseline.tsv", dir);
+	snprintf(buf, sizeof(buf), "%s/other/baseline.tsv", tmp);
+	ASSERT_EQ(0, symlink(buf, path));
+	ASSERT_EQ(0, devpm_baseline_write_at(&b, fd, DEVPM_BASELINE_FILE));
+	ASSERT_EQ(0, unit_get(tmp, "other/baseline.tsv", buf, sizeof(buf)));
+	ASSERT_STREQ("victim\n", buf);
+	ASSERT_EQ(0, unit_get(out, "moved/baseline.tsv", buf, sizeof(buf)));
+	ASSERT_HAS(buf, "# devpm baseline 1");
+	/* By name: the link is replaced (renamed over), never followed. */
+	ASSERT_EQ(0, devpm_baseline_write(&b, path));
+	ASSERT_EQ(0, unit_get(tmp, "other/baseline.tsv", buf, sizeof(buf)));
+	ASSERT_STREQ("victim\n", buf);
+	ASSERT_EQ(0, lstat(path, &st));
+	ASSERT_TRUE(S_ISREG(st.st_mode));
+	close(fd);
+	unit_rm_rf(tmp);
+}
+
 /* devpm itself: exit 2 with one line for a journal it must not trust. */
 TEST(untrusted_or_garbage_journal_exits_2)
 {

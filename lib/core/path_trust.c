@@ -251,12 +251,17 @@ static int file_at(int dfd, const char *name, const char *shown, int oflags,
 	/* Truncated only once it passed: never another user's file. */
 	fd = openat(dfd, name, (oflags & ~O_TRUNC) | O_NOFOLLOW | O_NONBLOCK |
 		    O_CLOEXEC, mode);
-	if (fd < 0 && errno == ELOOP)
-		return devpm_fail(ELOOP, "%s is a symlink", shown);
-	if (fd < 0 && errno == EISDIR)
-		return devpm_fail(EISDIR, "%s is a directory", shown);
-	if (fd < 0)
-		return devpm_fail(errno, "%s: %s", shown, strerror(errno));
+	if (fd < 0) {
+		r = errno;
+		/* fs.protected_symlinks may answer EACCES first: name the link. */
+		if (r == ELOOP ||
+		    (!fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+		     S_ISLNK(st.st_mode)))
+			return devpm_fail(ELOOP, "%s is a symlink", shown);
+		if (r == EISDIR)
+			return devpm_fail(EISDIR, "%s is a directory", shown);
+		return devpm_fail(r, "%s: %s", shown, strerror(r));
+	}
 	if (fstat(fd, &st) < 0)
 		r = devpm_fail(errno, "%s: %s", shown, strerror(errno));
 	else if (S_ISDIR(st.st_mode))
