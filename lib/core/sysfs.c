@@ -46,7 +46,7 @@ int devpm_set_sysfs_root(const char *dir)
 				  strstr(why, dir) ? "" : why,
 				  strstr(why, dir) ? "" : ")");
 	if (fd == -EPERM)
-		return devpm_fail(EPERM, "sysfs root %s: %s; as root devpm writes only below a tree root owns and no one else can write (chown -R root it, chmod go-w it)",
+		return devpm_fail(EPERM, "sysfs root %s: %s; as root devpm takes only a tree that root owns and no one else can write (chown -R root it, chmod go-w it)",
 				  dir, why);
 	if (fd < 0)
 		return devpm_fail(fd, "sysfs root %s: %s", dir, why);
