@@ -137,7 +137,7 @@ int devpm_path_trust_open(const char *path, enum devpm_trust_kind kind,
 	struct stat st;
 	bool last;
 	size_t n;
-	int fd, r;
+	int fd, r, e;
 
 	if (!path || !path[0])
 		return devpm_fail(ENOENT, "the path is empty");
@@ -177,6 +177,7 @@ int devpm_path_trust_open(const char *path, enum devpm_trust_kind kind,
 		}
 		if (!strcmp(comp, "..")) {
 			fd = openat(w.cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			e = errno;
 			drop_last(w.shown);
 		} else {
 			fd = openat(w.cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -184,17 +185,21 @@ int devpm_path_trust_open(const char *path, enum devpm_trust_kind kind,
 			    (!mkdirat(w.cur, comp, mode) || errno == EEXIST))
 				fd = openat(w.cur, comp,
 					    O_PATH | O_NOFOLLOW | O_CLOEXEC);
-			if (devpm_fmt(w.shown + strlen(w.shown),
-				      sizeof(w.shown) - strlen(w.shown), "/%s",
-				      comp)) {
-				r = -ENAMETOOLONG;
+			e = errno;
+			if (strlen(w.shown) + n + 2 > sizeof(w.shown)) {
+				if (fd >= 0)
+					close(fd);
+				r = devpm_fail(ENAMETOOLONG, "%.60s...: deeper than %zu bytes",
+					       w.shown, sizeof(w.shown));
 				break;
 			}
+			strcat(w.shown, "/");
+			strcat(w.shown, comp);
 		}
-		if (fd < 0 && errno == ENOENT && kind == DEVPM_TRUST_CHECK)
+		if (fd < 0 && e == ENOENT && kind == DEVPM_TRUST_CHECK)
 			break;
 		if (fd < 0) {
-			r = devpm_fail(errno, "%s: %s", w.shown, strerror(errno));
+			r = devpm_fail(e, "%s: %s", w.shown, strerror(e));
 			break;
 		}
 		if (fstat(fd, &st) < 0) {

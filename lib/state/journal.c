@@ -155,8 +155,12 @@ static int records_root(bool lock, int *lock_fd)
 						 journal.root_ino);
 	if (fd < 0 && !journal.root[0])
 		return devpm_fail(errno, "/: %s", strerror(errno));
-	if (fd < 0)
+	if (fd == -ENOENT)
 		return fd;
+	/* Nothing restored and the journal kept: someone must look. */
+	if (fd < 0)
+		return devpm_fail(fd, "%s; nothing restored, %s kept: put the tree back, or put its values back by hand and remove it",
+				  devpm_error(), journal.path);
 	journal.root_fd = fd;
 	if (!lock)
 		return 0;
