@@ -179,6 +179,7 @@ $(O)/tests/%: tests/%.c $(O)/san/libdevpm.a $(SAN_RUNNER_LIB) $(HDRS) $(KTREE_ST
 check-unit: $(UNIT_BIN) $(O)/san/devpm all
 	@sh tests/run.sh $(O) $(UNIT_BIN)
 	@bash tests/completion.sh $(abspath $(O))/devpm
+	@sh tests/root_safety.sh $(O)/devpm
 
 # checkpatch, then the layering rule (docs/architecture.md) on the
 # sources and the objects, with its planted violations.

@@ -157,6 +157,54 @@ TEST(compare_kselftest_tap)
 	free(o);
 }
 
+/*
+ * Issue #35 item 9: metric values strtod() takes but JSON does not
+ * ("92.", ".5", "+5", "0x10") go out as numbers; "inf" and "nan", which
+ * JSON has no word for, are dropped.  compare then reads both files.
+ */
+TEST(metric_values_are_json_numbers)
+{
+	static const char *const odd[][2] = {
+		{ "92.", "92" }, { ".5", "0.5" }, { "+5", "5" },
+		{ "0x10", "16" }, { "1e3", "1000" }, { "inf", NULL },
+		{ "nan", NULL }, { "-inf", NULL }, { "1e999", NULL },
+	};
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX], err[256], want[64], *text, *json;
+	const struct rn_json *m;
+	struct rn_json *j;
+	size_t i;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		text = rn_xasprintf("KTAP version 1\n1..1\n# METRIC - m_us=%s\nok 1 c\n",
+				    odd[i][0]);
+		json = rn_ktap_summary(text, err, sizeof(err));
+		ASSERT_NE(NULL, json) TH_LOG("%s", err);
+		j = rn_json_parse(json, err, sizeof(err));
+		ASSERT_NE(NULL, j) TH_LOG("%s: %s: %s", odd[i][0], err, json);
+		m = rn_json_get(rn_json_get(j, "cases")->items[0], "metrics");
+		if (odd[i][1]) {
+			ASSERT_EQ(1, (int)m->n) TH_LOG("%s", odd[i][0]);
+			snprintf(want, sizeof(want), "\"value\": %s}", odd[i][1]);
+			ASSERT_HAS(json, want);
+		} else {
+			ASSERT_EQ(0, (int)m->n) TH_LOG("%s", odd[i][0]);
+		}
+		rn_json_free(j);
+		free(json);
+		/* devpm compare of a good and this one: read, no error. */
+		compare(o, tmp, "KTAP version 1\n1..1\n# METRIC - m_us=1\nok 1 c\n",
+			text);
+		EXPECT_GE(1, o->code) TH_LOG("%s: %s%s", odd[i][0], o->out,
+					     o->err);
+		ASSERT_HASNT(o->err, "not valid JSON");
+		free(text);
+	}
+	unit_rm_rf(tmp);
+	free(o);
+}
+
 TEST(ktap_bad_input)
 {
 	struct tr_out *o = rn_xmalloc(sizeof(*o));

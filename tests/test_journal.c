@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_journal.c - the journal puts every knob back (lib/state/journal.c): in
- * order, oldest value first, on exit, on SIGINT/SIGTERM, after SIGKILL by
- * the next owner; it refuses a second owner and survives a torn journal.
+ * test_journal.c - the journal puts every knob back (lib/state/journal*.c,
+ * knob.c): in order, oldest value first, on exit, on SIGINT/SIGTERM,
+ * after SIGKILL by the next owner; it refuses a second owner and survives
+ * a torn journal.
  * Each case owns a journal in its own temp dir and a fake sysfs tree.
  */
 #include <signal.h>
@@ -178,7 +179,7 @@ TEST_F(jr, restore_since_mark_puts_back_only_later_writes)
 	ASSERT_STREQ("auto", val(self->tree, CTL_A));
 	/* Cut at the mark: the R line and the first record remain. */
 	size = strlen(journal_text(self->journal));
-	ASSERT_EQ(mark, size + (off_t)strlen(self->tree) + 3);
+	ASSERT_EQ(mark, size + (off_t)strlen(unit_journal_header(devpm_sysfs_root())));
 	ASSERT_EQ(1, devpm_journal_restore_all());
 	ASSERT_STREQ("on", val(self->tree, CTL_A));
 }
@@ -361,15 +362,17 @@ TEST_F(jr, torn_journal_restores_valid_lines_reports_bad)
 	snprintf(a, sizeof(a), "%s", real(CTL_A));
 	snprintf(b, sizeof(b), "%s", real(CTL_B));
 	snprintf(text, sizeof(text),
-		 "W %s\ton\n"			/* 1 valid */
-		 "garbage line\n"		/* 2 */
-		 "X /sys/x\tv\n"		/* 3 unknown type */
-		 "W /sys/no-tab\n"		/* 4 no value */
-		 "W relative\tv\n"		/* 5 not a path */
-		 "M bad name!\n"		/* 6 */
-		 "W %s\ton\n"			/* 7 valid */
-		 "W %s\t-",			/* 8 torn by a crash */
-		 a, b, real(DELAY_A));
+		 "%s"				/* 1 the root */
+		 "W %s\ton\n"			/* 2 valid */
+		 "garbage line\n"		/* 3 */
+		 "X /sys/x\tv\n"		/* 4 unknown type */
+		 "W /sys/no-tab\n"		/* 5 no value */
+		 "W relative\tv\n"		/* 6 not a path */
+		 "M bad name!\n"		/* 7 */
+		 "W %s\ton\n"			/* 8 valid */
+		 "W %s\t-",			/* 9 torn by a crash */
+		 unit_journal_header(devpm_sysfs_root()), a, b,
+		 real(DELAY_A));
 	ASSERT_EQ(0, unit_mkdir(self->dir, ""));
 	ASSERT_EQ(0, unit_put(self->dir, "journal", text));
 
@@ -384,13 +387,13 @@ TEST_F(jr, torn_journal_restores_valid_lines_reports_bad)
 	/* Walked backwards, the first five invalid shown, then a count. */
 	ASSERT_HASNT(err, "garbage line");
 	ASSERT_HAS(err, "devpm: 1 more invalid journal line(s) not shown");
-	ASSERT_HAS(err, "journal line 3 invalid, not restored: X /sys/x\\x09v");
-	ASSERT_HAS(err, "journal line 4 invalid");
+	ASSERT_HAS(err, "journal line 4 invalid, not restored: X /sys/x\\x09v");
 	ASSERT_HAS(err, "journal line 5 invalid");
 	ASSERT_HAS(err, "journal line 6 invalid");
-	ASSERT_HASNT(err, "journal line 1 ");
-	ASSERT_HASNT(err, "journal line 7 ");
-	ASSERT_HAS(err, "devpm: journal line 8 truncated, not restored: W ");
+	ASSERT_HAS(err, "journal line 7 invalid");
+	ASSERT_HASNT(err, "journal line 2 ");
+	ASSERT_HASNT(err, "journal line 8 ");
+	ASSERT_HAS(err, "devpm: journal line 9 truncated, not restored: W ");
 	ASSERT_STREQ("", journal_text(self->journal));
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_journal_trust.c - the journal trusts nothing another user could
- * have written (lib/state/journal.c, issue #12): a journal directory not ours,
- * symlinks in place of the journal or the lock, records that act outside
+ * have written (lib/state/journal*.c, issue #12): a journal directory not
+ * ours, symlinks in place of the journal or the lock, records that act outside
  * <root>/sys, a journal of garbage, a second run on the same sysfs root
  * through another journal directory, a dead run's programs still writing,
  * and the modules a modprobe pulled in.  The attacker is uid 12345
@@ -90,6 +90,15 @@ static bool as_attacker(int (*fn)(const char *), const char *arg)
 
 static char victim_path[UNIT_PATH_MAX];
 
+/* tree + kpath, in a static buffer. */
+static const char *tree_file(const char *tree, const char *kpath)
+{
+	static char buf[UNIT_PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s%s", tree, kpath);
+	return buf;
+}
+
 /* The attack of issue #12: a journal the attacker wrote. */
 static int plant_journal(const char *dir)
 {
@@ -103,7 +112,8 @@ static int plant_journal(const char *dir)
 
 TEST_F(tr, journal_dir_of_another_user_is_refused)
 {
-	char adir[UNIT_PATH_MAX];
+	char adir[UNIT_PATH_MAX], err[2048];
+	int saved;
 
 	snprintf(victim_path, sizeof(victim_path), "%s", self->victim);
 	snprintf(adir, sizeof(adir), "%s/attacker", self->tmp);
@@ -112,15 +122,21 @@ TEST_F(tr, journal_dir_of_another_user_is_refused)
 	ASSERT_EQ(0, chmod(adir, 0777));
 	ASSERT_EQ(0, chown(adir, ATTACKER, ATTACKER));
 	ASSERT_TRUE(as_attacker(plant_journal, adir));
-	setenv("DEVPM_JOURNAL_DIR", adir, 1);
-	ASSERT_EQ(-EPERM, devpm_journal_restore_all());
+	ASSERT_EQ(-EPERM, devpm_journal_open_owner(adir));
 	ASSERT_HAS(devpm_error(), adir);
 	ASSERT_HAS(devpm_error(), "belongs to uid 12345");
 	ASSERT_STREQ("secret\n", file_text(self->victim));
+	/* As root the variable that names it is ignored, and said so. */
+	setenv("DEVPM_JOURNAL_DIR", adir, 1);
+	saved = unit_capture_begin(2, self->err);
+	ASSERT_STREQ("/run/devpm", devpm_journal_dir());
+	unit_capture_end(2, saved, self->err, err, sizeof(err));
+	ASSERT_HAS(err, "devpm: ignoring DEVPM_JOURNAL_DIR=");
+	ASSERT_HAS(err, "belongs to uid 12345");
 
 	/* Root's, but writable by others: refused as well. */
 	ASSERT_EQ(0, chown(adir, 0, 0));
-	ASSERT_EQ(-EPERM, devpm_journal_restore_all());
+	ASSERT_EQ(-EPERM, devpm_journal_open_owner(adir));
 	ASSERT_HAS(devpm_error(), "writable by others (mode 0777)");
 	ASSERT_STREQ("secret\n", file_text(self->victim));
 
@@ -179,7 +195,7 @@ TEST_F(tr, records_outside_sys_are_refused_one_line_each)
 	snprintf(dir2, sizeof(dir2), "%s/somedir", self->tmp);
 	ASSERT_EQ(0, mkdir(dir2, 0755));
 	snprintf(text, sizeof(text),
-		 "R %s\n"
+		 "%s"
 		 "W %s\tpwned\n"			/* 2 outside */
 		 "L %s\n"				/* 3 outside */
 		 "D %s\n"				/* 4 outside */
@@ -188,8 +204,8 @@ TEST_F(tr, records_outside_sys_are_refused_one_line_each)
 		 "W %s/victim\tpwned\n"		/* 7 dir link out */
 		 "W %s%s\ton\n"			/* 8 valid */
 		 "M devpm_no_such_module\n",		/* 9 a module */
-		 self->tree, self->victim, self->victim, dir2, self->tree,
-		 outside, outdir, self->tree, CTL);
+		 unit_journal_header(self->tree), self->victim, self->victim,
+		 dir2, self->tree, outside, outdir, self->tree, CTL);
 	ASSERT_EQ(0, mkdir(self->dir, 0700));
 	ASSERT_EQ(0, unit_put(self->dir, "journal", text));
 	ASSERT_EQ(0, unit_put(self->tree, CTL + 1, "auto\n"));
@@ -215,6 +231,22 @@ TEST_F(tr, records_outside_sys_are_refused_one_line_each)
 	ASSERT_STREQ("on", file_text(strcat(strcpy(text, self->tree), CTL)));
 }
 
+/* dir/journal: the line that opens a journal of tree, then records. */
+static int put_journal(const char *dir, const char *tree, const char *records)
+{
+	const char *hdr = unit_journal_header(tree);
+	char *text = malloc(strlen(hdr) + strlen(records) + 1);
+	int r;
+
+	if (!text)
+		return -ENOMEM;
+	strcpy(text, hdr);
+	strcat(text, records);
+	r = unit_put(dir, "journal", text);
+	free(text);
+	return r;
+}
+
 TEST_F(tr, garbage_journal_is_summarised_and_fails)
 {
 	char err[8192], text[512];
@@ -232,7 +264,7 @@ TEST_F(tr, garbage_journal_is_summarised_and_fails)
 		memcpy(big, esc, strlen(esc));
 	}
 	ASSERT_EQ(0, mkdir(self->dir, 0700));
-	ASSERT_EQ(0, unit_put(self->dir, "journal", big));
+	ASSERT_EQ(0, put_journal(self->dir, self->tree, big));
 	saved = unit_capture_begin(2, self->err);
 	r = devpm_journal_restore_all();
 	unit_capture_end(2, saved, self->err, err, sizeof(err));
@@ -248,7 +280,7 @@ TEST_F(tr, garbage_journal_is_summarised_and_fails)
 
 	/* The escapes of line 1 (only five lines are shown, walking back). */
 	snprintf(text, sizeof(text), "X \x1b[31mred\n");
-	ASSERT_EQ(0, unit_put(self->dir, "journal", text));
+	ASSERT_EQ(0, put_journal(self->dir, self->tree, text));
 	saved = unit_capture_begin(2, self->err);
 	r = devpm_journal_restore_all();
 	unit_capture_end(2, saved, self->err, err, sizeof(err));
@@ -259,7 +291,7 @@ TEST_F(tr, garbage_journal_is_summarised_and_fails)
 
 	/* Negative control: one valid record among them is a success. */
 	snprintf(text, sizeof(text), "\n\nM devpm_no_such_module\n\n");
-	ASSERT_EQ(0, unit_put(self->dir, "journal", text));
+	ASSERT_EQ(0, put_journal(self->dir, self->tree, text));
 	ASSERT_EQ(1, devpm_journal_restore_all());
 	free(big);
 }
@@ -300,6 +332,178 @@ TEST_F(tr, one_run_per_sysfs_root_whatever_the_journal_dir)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	close(p[0]);
+}
+
+/*
+ * A run on self->tree killed with its knob changed: the journal in
+ * self->dir records the tree and CTL's old value "on".
+ */
+static void killed_run(struct __test_metadata *_metadata, const char *tree,
+		       const char *dir)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (devpm_set_sysfs_root(tree) ||
+		    devpm_journal_open_owner(dir) ||
+		    devpm_knob_write(CTL, "auto"))
+			_exit(3);
+		kill(getpid(), SIGKILL);
+		_exit(4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+}
+
+/* Issue #35 item 2: the tree replaced by a link after the kill. */
+TEST_F(tr, restore_refuses_a_replaced_root)
+{
+	char moved[UNIT_PATH_MAX], victim[UNIT_PATH_MAX], j[4096];
+
+	killed_run(_metadata, self->tree, self->dir);
+	ASSERT_STREQ("auto", file_text(tree_file(self->tree, CTL)));
+	/* The attacker's tree in its place: another directory, a link. */
+	snprintf(moved, sizeof(moved), "%s.moved", self->tree);
+	ASSERT_EQ(0, rename(self->tree, moved));
+	snprintf(victim, sizeof(victim), "%s/victimtree", self->tmp);
+	ASSERT_EQ(0, unit_put(victim, CTL + 1, "keep\n"));
+	ASSERT_EQ(0, symlink(victim, self->tree));
+	ASSERT_EQ(0, lchown(self->tree, ATTACKER, ATTACKER));
+	/* Restored from a tree of its own: /sys is not this test's to lock. */
+	ASSERT_EQ(0, unit_put(self->tmp, "cur/sys/x", "x\n"));
+	snprintf(j, sizeof(j), "%s/cur", self->tmp);
+	ASSERT_EQ(0, devpm_set_sysfs_root(j));
+	ASSERT_EQ(-EPERM, devpm_journal_open_owner(self->dir));
+	ASSERT_HAS(devpm_error(), "is a symlink of uid 12345");
+	/* A link of root's to another tree: not the directory recorded. */
+	ASSERT_EQ(0, lchown(self->tree, 0, 0));
+	ASSERT_EQ(-EPERM, devpm_journal_open_owner(self->dir));
+	ASSERT_HAS(devpm_error(), "is not the directory the journal recorded");
+	ASSERT_STREQ("keep\n", file_text(tree_file(victim, CTL)));
+	/* Refused, not emptied: the record waits for its tree. */
+	ASSERT_EQ(0, unit_get(self->dir, "journal", j, sizeof(j)));
+	ASSERT_HAS(j, "\ton\n");
+	/* Negative control: the tree back in its place is restored. */
+	ASSERT_EQ(0, unlink(self->tree));
+	ASSERT_EQ(0, rename(moved, self->tree));
+	ASSERT_EQ(1, devpm_journal_restore_all());
+	ASSERT_STREQ("on", file_text(tree_file(self->tree, CTL)));
+	ASSERT_STREQ("keep\n", file_text(tree_file(victim, CTL)));
+}
+
+/*
+ * Issue #35 item 7: a restore from another root takes the lock of the
+ * root the journal records, which a run on it holds.
+ */
+TEST_F(tr, restore_locks_the_recorded_root)
+{
+	char other[UNIT_PATH_MAX], tree2[UNIT_PATH_MAX];
+	int p[2], q[2], status;
+	pid_t pid;
+
+	killed_run(_metadata, self->tree, self->dir);
+	/* A run on the tree, with a journal directory of its own. */
+	snprintf(other, sizeof(other), "%s/j2", self->tmp);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(p[0]);
+		close(q[1]);
+		if (devpm_journal_open_owner(other) ||
+		    write(p[1], "r", 1) != 1)
+			_exit(3);
+		unit_wait_ready(q[0]);
+		_exit(0);
+	}
+	close(p[1]);
+	close(q[0]);
+	ASSERT_TRUE(unit_wait_ready(p[0]));
+	/* The old journal restored from another tree: it waits. */
+	snprintf(tree2, sizeof(tree2), "%s/tree2", self->tmp);
+	ASSERT_EQ(0, unit_put(tree2, CTL + 1, "on\n"));
+	ASSERT_EQ(0, devpm_set_sysfs_root(tree2));
+	ASSERT_EQ(-EBUSY, devpm_journal_open_owner(self->dir));
+	ASSERT_HAS(devpm_error(), "holds the lock on");
+	ASSERT_HAS(devpm_error(), self->tree);
+	ASSERT_STREQ("auto", file_text(tree_file(self->tree, CTL)));
+	close(q[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	close(p[0]);
+	/* Negative control: that run over, the same restore goes through. */
+	ASSERT_EQ(1, devpm_journal_restore_all());
+	ASSERT_STREQ("on", file_text(tree_file(self->tree, CTL)));
+}
+
+/*
+ * Issue #35 item 6: files named lock and journal that are not devpm's,
+ * in a directory of root's, are neither overwritten nor emptied; a
+ * DEVPM_JOURNAL that is not a journal gets no record.
+ */
+TEST_F(tr, foreign_lock_or_journal_is_left_alone)
+{
+	char path[UNIT_PATH_MAX], buf[256];
+
+	ASSERT_EQ(0, mkdir(self->dir, 0700));
+	ASSERT_EQ(0, unit_put(self->dir, "lock", "do not touch\n"));
+	ASSERT_EQ(-EPERM, devpm_journal_open_owner(self->dir));
+	ASSERT_HAS(devpm_error(), "is not a devpm lock file");
+	ASSERT_EQ(0, unit_get(self->dir, "lock", buf, sizeof(buf)));
+	ASSERT_STREQ("do not touch\n", buf);
+	ASSERT_EQ(0, unit_put(self->dir, "lock", "123\n"));
+	ASSERT_EQ(0, unit_put(self->dir, "journal", "a file of root's\n"));
+	ASSERT_EQ(-EPERM, devpm_journal_open_owner(self->dir));
+	ASSERT_HAS(devpm_error(), "is not a devpm journal");
+	ASSERT_EQ(0, unit_get(self->dir, "journal", buf, sizeof(buf)));
+	ASSERT_STREQ("a file of root's\n", buf);
+	/* DEVPM_JOURNAL naming it: no record appended. */
+	snprintf(path, sizeof(path), "%s/journal", self->dir);
+	setenv("DEVPM_JOURNAL", path, 1);
+	ASSERT_EQ(-EPERM, devpm_journal_attach());
+	ASSERT_HAS(devpm_error(), "is not a devpm journal");
+	ASSERT_EQ(0, unit_get(self->dir, "journal", buf, sizeof(buf)));
+	ASSERT_STREQ("a file of root's\n", buf);
+	unsetenv("DEVPM_JOURNAL");
+	/* Negative control: an empty journal and a pid's lock are taken. */
+	ASSERT_EQ(0, unit_put(self->dir, "journal", ""));
+	ASSERT_EQ(0, devpm_journal_open_owner(self->dir));
+}
+
+/* Issue #35 item 11: a NUL inside a value is not restored cut short. */
+TEST_F(tr, nul_in_a_value_is_invalid)
+{
+	char text[UNIT_PATH_MAX * 2], err[4096];
+	size_t n;
+	int fd, saved, r;
+
+	ASSERT_EQ(0, mkdir(self->dir, 0700));
+	n = snprintf(text, sizeof(text), "%sW %s%s\tau", unit_journal_header(
+		     self->tree), self->tree, CTL);
+	text[n++] = '\0';
+	n += snprintf(text + n, sizeof(text) - n, "to\n");
+	snprintf(err, sizeof(err), "%s/journal", self->dir);
+	fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)n, write(fd, text, n));
+	close(fd);
+	saved = unit_capture_begin(2, self->err);
+	r = devpm_journal_restore_all();
+	unit_capture_end(2, saved, self->err, err, sizeof(err));
+	ASSERT_EQ(-EINVAL, r);
+	ASSERT_HAS(err, "journal line 2 invalid, not restored");
+	ASSERT_HAS(err, "\\x09au\\x00to");
+	ASSERT_STREQ("on\n", file_text(tree_file(self->tree, CTL)));
+	devpm_journal_close();
+	/* Negative control: the same record without the NUL is restored. */
+	ASSERT_EQ(0, unit_put(self->tree, CTL + 1, "x\n"));
+	n = snprintf(text, sizeof(text), "W %s%s\tauto\n", self->tree, CTL);
+	ASSERT_EQ(0, put_journal(self->dir, self->tree, text));
+	ASSERT_EQ(1, devpm_journal_restore_all());
+	ASSERT_STREQ("auto", file_text(tree_file(self->tree, CTL)));
 }
 
 /* Pid, state and session of a process ('?' when gone). */
@@ -494,7 +698,8 @@ TEST_F(tr, a_reused_pid_is_not_killed)
 			pause();
 	}
 	/* The P record names pid with another start time: not ours. */
-	snprintf(text, sizeof(text), "R %s\nP %d 1\n", self->tree, (int)pid);
+	snprintf(text, sizeof(text), "%sP %d 1\n",
+		 unit_journal_header(self->tree), (int)pid);
 	ASSERT_EQ(0, mkdir(self->dir, 0700));
 	ASSERT_EQ(0, unit_put(self->dir, "journal", text));
 	ASSERT_EQ(0, devpm_journal_restore_all());

@@ -218,4 +218,165 @@ TEST(report_bad_input)
 	free(o);
 }
 
+/*
+ * Issue #35 item 8: a FIFO named stream.log, or a link to /dev/zero,
+ * neither hangs report or collect nor fills memory: refused at once.
+ */
+TEST(report_and_collect_refuse_fifo_and_dev_zero)
+{
+	static const char *const rfifo[] = { "report", "fifo", NULL };
+	static const char *const rzero[] = { "report", "zero", NULL };
+	static const char *const cfifo[] = { "collect", "--output", "out",
+		"fifo/stream.log", NULL };
+	static const char *const czero[] = { "collect", "--output", "out",
+		"zero/stream.log", NULL };
+	static const char *const *const cases[] = { rfifo, rzero, cfifo, czero };
+	static const char *const cgood[] = { "collect", "--output", "out",
+		"good/stream.log", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX], path[PATH_MAX + 32];
+	size_t i;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_mkdir(tmp, "fifo"));
+	ASSERT_EQ(0, unit_mkdir(tmp, "zero"));
+	snprintf(path, sizeof(path), "%s/fifo/stream.log", tmp);
+	ASSERT_EQ(0, mkfifo(path, 0644));
+	ASSERT_EQ(0, unit_link(tmp, "zero/stream.log", "/dev/zero"));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tr_devpm(o, tmp, NULL, cases[i]);
+		EXPECT_EQ(2, o->code) TH_LOG("%s %s: %s", cases[i][0],
+					     cases[i][1], o->err);
+		ASSERT_HAS(o->err, "stream.log: not a regular file");
+		EXPECT_GT(5000, o->ms);
+		EXPECT_EQ(strlen(o->err) - 1,
+			  (size_t)(strchr(o->err, '\n') - o->err));
+	}
+	/* Negative control: a regular stream is collected. */
+	ASSERT_EQ(0, unit_put(tmp, "good/stream.log",
+		"DEVPM-STREAM 1\nRUN r1 2026-01-01T00:00:00Z 1000\n"
+		"PROG 2000 i2c/x 60\nCASE a\nOUT 3000 TAP version 13\n"
+		"OUT 3001 1..1\nOUT 3004 ok 1 f.a\n"
+		"END 4000 i2c/x 2 exit:0\nDONE 5000 0\n"));
+	tr_devpm(o, tmp, NULL, cgood);
+	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
+	unit_rm_rf(tmp);
+	free(o);
+}
+
+/*
+ * A stream of n failing programs (fail) or of one program that ends with
+ * n listed cases not run, into dir/<what><n>/stream.log.
+ */
+static void big_stream(const char *dir, bool fail, int n)
+{
+	struct rn_buf b = { 0 };
+	char rel[64];
+	int i;
+
+	rn_buf_add(&b, "DEVPM-STREAM 1\nRUN r1 2026-01-01T00:00:00Z 1000\n");
+	if (fail) {
+		for (i = 0; i < n; i++)
+			rn_buf_printf(&b, "PROG %d s%d/p%d 60\nCASE c\n"
+				      "OUT %d TAP version 13\nOUT %d 1..1\n"
+				      "OUT %d #  RUN           f.c ...\n"
+				      "KMSG %d 6,1,%d,-;line %d\n"
+				      "OUT %d not ok 1 f.c\nEND %d s%d/p%d 1 exit:1\n",
+				      2000 + i, i % 7, i, 2000 + i, 2000 + i,
+				      2000 + i, 2000 + i, 2000 + i, i,
+				      2000 + i, 2001 + i, i % 7, i);
+	} else {
+		rn_buf_add(&b, "PROG 2000 s/p 60\n");
+		for (i = 0; i < n; i++)
+			rn_buf_printf(&b, "CASE case%d\n", i);
+		rn_buf_add(&b, "OUT 2001 TAP version 13\nEND 2005 s/p 1 timeout\n");
+	}
+	rn_buf_add(&b, "DONE 99999999 1\n");
+	snprintf(rel, sizeof(rel), "%s%d/stream.log", fail ? "fail" : "unrun",
+		 n);
+	if (unit_put(dir, rel, b.s))
+		abort();
+	rn_buf_free(&b);
+}
+
+/* ms of `devpm ARGS` in dir with the optimized build (-1: none built). */
+static long optimized_ms(const char *dir, const char *const *args)
+{
+	char bin[PATH_MAX], rel[PATH_MAX];
+	const char *argv[8] = { bin };
+	struct timespec t0, t1;
+	int i, st;
+	pid_t pid;
+
+	snprintf(rel, sizeof(rel), "%s/devpm", tr_build());
+	if (!realpath(rel, bin))
+		return -1;
+	for (i = 0; args[i] && i < 6; i++)
+		argv[i + 1] = args[i];
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || chdir(dir))
+			_exit(126);
+		dup2(null, 1);
+		dup2(null, 2);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) > 1)
+		return -2;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0.tv_sec) * 1000 +
+	       (t1.tv_nsec - t0.tv_nsec) / 1000000;
+}
+
+/*
+ * Issue #35 item 10: report is linear in failures, collect in the cases
+ * a program left unrun: 20k take at most 8 times what 5k take (4 times
+ * the input; quadratic would be 16), and at most 1 s with the optimized
+ * build.
+ */
+TEST(report_and_unrun_listing_are_linear)
+{
+	static const char *const r5[] = { "report", "fail5000", NULL };
+	static const char *const r20[] = { "report", "fail20000", NULL };
+	static const char *const c5[] = { "collect", "--output", "o5",
+		"unrun5000/stream.log", NULL };
+	static const char *const c20[] = { "collect", "--output", "o20",
+		"unrun20000/stream.log", NULL };
+	static const char *const *const small[] = { r5, c5 };
+	static const char *const *const large[] = { r20, c20 };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX];
+	long ms5, ms20, opt;
+	size_t i;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	big_stream(tmp, true, 5000);
+	big_stream(tmp, true, 20000);
+	big_stream(tmp, false, 5000);
+	big_stream(tmp, false, 20000);
+	for (i = 0; i < 2; i++) {
+		/* report exits 0, collect 1 (the run failed). */
+		tr_devpm(o, tmp, NULL, small[i]);
+		EXPECT_EQ((int)i, o->code) TH_LOG("%s", o->err);
+		ms5 = o->ms;
+		tr_devpm(o, tmp, NULL, large[i]);
+		EXPECT_EQ((int)i, o->code) TH_LOG("%s", o->err);
+		ms20 = o->ms;
+		opt = optimized_ms(tmp, large[i]);
+		TH_LOG("%s of 20000: %ld ms (5000: %ld ms) under ASan, %ld ms optimized",
+		       large[i][0], ms20, ms5, opt);
+		EXPECT_GE(8 * ms5 + 300, ms20);
+		EXPECT_NE(-2, opt);
+		if (opt >= 0)
+			EXPECT_GE(1000, opt);
+	}
+	unit_rm_rf(tmp);
+	free(o);
+}
+
 TEST_HARNESS_MAIN

@@ -379,11 +379,26 @@ TEST(bad_input)
 	static const char *const list[] = { "list", "--suite", "nope", NULL };
 	static const char *const emptyroot[] = { "--sysfs-root=", "run", "--output",
 		"res", NULL };
-	char jdir[PATH_MAX + 8];
+	/* Issue #35 item 11: each says what is wrong, before the run. */
+	static const char *const notdir[] = { "run", "--output", "/etc/passwd/x",
+		NULL };
+	const char *longout[] = { "run", "--output", NULL, NULL };
+	static const char *const dirstream[] = { "run", "--output", "res",
+		"--stream", "/tmp", NULL };
+	char jdir[PATH_MAX + 8], *huge;
 	struct env e;
 
 	setup(&e, false);
 	ASSERT_EQ(0, unit_put(e.tmp, "file", "x"));
+	refused(_metadata, &e, notdir,
+		"--output /etc/passwd/x: /etc/passwd is not a directory; ");
+	huge = rn_xmalloc(100001);
+	memset(huge, 'o', 100000);
+	huge[100000] = '\0';
+	longout[2] = huge;
+	refused(_metadata, &e, longout, "longer than 4095 bytes; give a shorter --output");
+	free(huge);
+	refused(_metadata, &e, dirstream, "--stream /tmp: /tmp is a directory; ");
 	refused(_metadata, &e, usuite,
 		"unknown suite 'nope'; known suites: fake, other");
 	refused(_metadata, &e, noroot, "--sysfs-root missing: No such file");
@@ -415,8 +430,9 @@ TEST(restore_command)
 
 	setup(&e, false);
 	/* What a SIGKILLed run leaves: a record and the knob changed. */
-	snprintf(rec, sizeof(rec), "W %s/root/sys/devices/fake0/power/control\tauto\n",
-		 e.tmp);
+	snprintf(buf, sizeof(buf), "%s/root", e.tmp);
+	snprintf(rec, sizeof(rec), "%sW %s/root/sys/devices/fake0/power/control\tauto\n",
+		 unit_journal_header(buf), e.tmp);
 	ASSERT_EQ(0, unit_put(e.tmp, "j/journal", rec));
 	ASSERT_EQ(0, unit_put(e.tmp, "root/sys/devices/fake0/power/control",
 			      "on\n"));
@@ -567,7 +583,8 @@ TEST(output_of_another_user_is_refused_as_root)
 	ASSERT_EQ(0, chown(path, 12345, 12345));
 	tr_devpm(o, e.tmp, e.env, args);
 	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);
-	ASSERT_HAS(o->err, "--output userres belongs to uid 12345");
+	ASSERT_HAS(o->err, "--output userres: ");
+	ASSERT_HAS(o->err, "/userres belongs to uid 12345");
 	EXPECT_FALSE(unit_exists(e.tmp, "userres/latest"));
 	/* Negative control: root's own directory is used. */
 	ASSERT_EQ(0, chown(path, 0, 0));
@@ -617,32 +634,81 @@ TEST(planted_result_symlink_is_not_followed)
 	unit_rm_rf(tmp);
 }
 
+/*
+ * Issue #35 item 4: the run directory swapped for one holding
+ * baseline.tsv -> another run's baseline after devpm made it: the
+ * baseline lands in devpm's directory, written through its descriptor.
+ */
+TEST(baseline_written_through_the_run_dir)
+{
+	char tmp[PATH_MAX], out[PATH_MAX + 8], dir[PATH_MAX + 64];
+	char id[128], path[PATH_MAX + 64], moved[PATH_MAX + 64], buf[256];
+	struct devpm_baseline b = { 0 };
+	struct stat st;
+	int fd;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	ASSERT_EQ(0, unit_put(tmp, "other/baseline.tsv", "victim\n"));
+	snprintf(out, sizeof(out), "%s/res", tmp);
+	fd = rn_run_dir(out, "run1", dir, sizeof(dir), id, sizeof(id));
+	ASSERT_LE(0, fd);
+	snprintf(moved, sizeof(moved), "%s/moved", out);
+	ASSERT_EQ(0, rename(dir, moved));
+	ASSERT_EQ(0, mkdir(dir, 0755));
+	snprintf(path, sizeof(path), "%s/baseline.tsv", dir);
+	snprintf(buf, sizeof(buf), "%s/other/baseline.tsv", tmp);
+	ASSERT_EQ(0, symlink(buf, path));
+	ASSERT_EQ(0, devpm_baseline_write_at(&b, fd, DEVPM_BASELINE_FILE));
+	ASSERT_EQ(0, unit_get(tmp, "other/baseline.tsv", buf, sizeof(buf)));
+	ASSERT_STREQ("victim\n", buf);
+	ASSERT_EQ(0, unit_get(out, "moved/baseline.tsv", buf, sizeof(buf)));
+	ASSERT_HAS(buf, "# devpm baseline 1");
+	/* By name: the link is replaced (renamed over), never followed. */
+	ASSERT_EQ(0, devpm_baseline_write(&b, path));
+	ASSERT_EQ(0, unit_get(tmp, "other/baseline.tsv", buf, sizeof(buf)));
+	ASSERT_STREQ("victim\n", buf);
+	ASSERT_EQ(0, lstat(path, &st));
+	ASSERT_TRUE(S_ISREG(st.st_mode));
+	close(fd);
+	unit_rm_rf(tmp);
+}
+
 /* devpm itself: exit 2 with one line for a journal it must not trust. */
 TEST(untrusted_or_garbage_journal_exits_2)
 {
 	static const char *const restore[] = { "--sysfs-root", "root",
 		"restore", NULL };
 	struct tr_out *o = rn_xmalloc(sizeof(*o));
-	char path[PATH_MAX + 16], *junk;
+	char path[PATH_MAX + 16], link[PATH_MAX + 16], *junk;
 	struct env e;
 
-	if (geteuid())
-		SKIP(return, "needs root: chown to another user");
 	setup(&e, false);
 	snprintf(path, sizeof(path), "%s/j", e.tmp);
 	ASSERT_EQ(0, mkdir(path, 0700));
-	ASSERT_EQ(0, chown(path, 12345, 12345));
+	/*
+	 * A symlink in its place (root's own: DEVPM_JOURNAL_DIR passes the
+	 * rule of paths, the journal's directory may not be a link at all).
+	 * Another user's directory is ignored as root and the default used:
+	 * test_journal_trust.c, tests/root_safety.sh.
+	 */
+	snprintf(link, sizeof(link), "%s/jl", e.tmp);
+	ASSERT_EQ(0, symlink(path, link));
+	snprintf(e.e_journal, sizeof(e.e_journal), "DEVPM_JOURNAL_DIR=%s",
+		 link);
 	tr_devpm(o, e.tmp, e.env, restore);
 	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);
-	ASSERT_HAS(o->err, "belongs to uid 12345");
-	ASSERT_HAS(o->err, path);
+	ASSERT_HAS(o->err, "is a symlink");
+	ASSERT_HAS(o->err, link);
 	EXPECT_EQ(strlen(o->err), (size_t)(strchr(o->err, '\n') - o->err + 1));
+	snprintf(e.e_journal, sizeof(e.e_journal), "DEVPM_JOURNAL_DIR=%s",
+		 path);
 
-	/* Ours again, but 100000 empty lines: a summary and exit 2. */
-	ASSERT_EQ(0, chown(path, 0, 0));
-	junk = rn_xmalloc(100001);
-	memset(junk, '\n', 100000);
-	junk[100000] = '\0';
+	/* Its own, but 100000 empty lines: a summary and exit 2. */
+	junk = rn_xmalloc(100001 + PATH_MAX);
+	snprintf(link, sizeof(link), "%s/root", e.tmp);
+	snprintf(junk, PATH_MAX, "%s", unit_journal_header(link));
+	memset(junk + strlen(junk), '\n', 100000);
+	junk[strlen(unit_journal_header(link)) + 100000] = '\0';
 	ASSERT_EQ(0, unit_put(e.tmp, "j/journal", junk));
 	tr_devpm(o, e.tmp, e.env, restore);
 	EXPECT_EQ(2, o->code) TH_LOG("%s", o->err);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_write_file.c - rn_write_file() (lib/runner/util.c), how `devpm
+ * test_write_file.c - rn_write_file() (lib/runner/write_file.c), how `devpm
  * report` writes report.html: a symlink planted at the file or at its
  * .tmp name is refused and not followed, so is a file another user could
  * write; a .tmp of ours left by a killed writer is replaced; as root, a
@@ -12,6 +12,7 @@
 #include "kselftest_harness.h"
 #include "test_runner.h"
 #include "util.h"
+#include "write_file.h"
 
 FIXTURE(wf) {
 	char tmp[PATH_MAX];

@@ -29,6 +29,25 @@ static inline int unit_mkdtemp(char *buf, size_t len)
 	return mkdtemp(buf) ? 0 : -errno;
 }
 
+/*
+ * The line that opens a journal whose records lie below the tree root
+ * (lib/state/journal.h): "R <root>\t<dev>:<ino>\n"; "R /\n" for the real
+ * system (root NULL or "").  In a static buffer.
+ */
+static inline const char *unit_journal_header(const char *root)
+{
+	static char buf[UNIT_PATH_MAX + 64];
+	struct stat st;
+
+	if (!root || !root[0])
+		return "R /\n";
+	if (stat(root, &st))
+		return "R (no such root)\n";
+	snprintf(buf, sizeof(buf), "R %s\t%llu:%llu\n", root,
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	return buf;
+}
+
 /* mkdir -p of root/rel. */
 static inline int unit_mkdir(const char *root, const char *rel)
 {

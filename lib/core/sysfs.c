@@ -14,73 +14,66 @@
 #include <unistd.h>
 
 #include "core/sysfs.h"
+#include "core/path_trust.h"
 
 /* "" for the real system, else an absolute path without trailing '/'. */
 static char sysfs_root[DEVPM_PATH_MAX];
-
-static __thread char errbuf[1024];
-
-const char *devpm_error(void)
-{
-	return errbuf;
-}
-
-int devpm_fail(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(errbuf, sizeof(errbuf), fmt, ap);
-	va_end(ap);
-	return err > 0 ? -err : err;
-}
-
-int devpm_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len) {
-		if (len)
-			buf[0] = '\0';
-		return devpm_fail(ENAMETOOLONG, "path too long (%zu bytes max)",
-				  len);
-	}
-	return 0;
-}
+/* That directory, open since devpm_set_sysfs_root() walked it; -1: none. */
+static int root_fd = -1;
 
 int devpm_set_sysfs_root(const char *dir)
 {
-	char real[PATH_MAX];
-	struct stat st;
+	char link[64], real[PATH_MAX], why[512];
+	ssize_t n;
+	int fd;
 
 	if (!dir || !dir[0]) {
+		if (root_fd >= 0)
+			close(root_fd);
+		root_fd = -1;
 		sysfs_root[0] = '\0';
 		return 0;
 	}
-	if (stat(dir, &st) < 0) {
-		if (errno == ENOENT)
-			return devpm_fail(ENOENT,
-					  "sysfs root %s does not exist", dir);
-		return devpm_fail(errno, "sysfs root %s: %s", dir,
-				  strerror(errno));
+	/* Walked from /, each part checked (path_trust.h); kept open. */
+	fd = devpm_path_trust_open(dir, DEVPM_TRUST_DIR, 0, 0, NULL, 0);
+	snprintf(why, sizeof(why), "%s", devpm_error());
+	if (fd == -ENOENT)
+		return devpm_fail(ENOENT, "sysfs root %s does not exist (%s)",
+				  dir, why);
+	if (fd == -ENOTDIR)
+		return devpm_fail(ENOTDIR, "sysfs root %s is not a directory%s%s%s",
+				  dir, strstr(why, dir) ? "" : " (",
+				  strstr(why, dir) ? "" : why,
+				  strstr(why, dir) ? "" : ")");
+	if (fd == -EPERM)
+		return devpm_fail(EPERM, "sysfs root %s: %s; as root devpm takes only a tree that root owns and no one else can write (chown -R root it, chmod go-w it)",
+				  dir, why);
+	if (fd < 0)
+		return devpm_fail(fd, "sysfs root %s: %s", dir, why);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, real, sizeof(real) - 1);
+	if (n <= 0) {
+		close(fd);
+		return devpm_fail(n < 0 ? errno : EIO, "sysfs root %s: %s", dir,
+				  n < 0 ? strerror(errno) : "no name");
 	}
-	if (!S_ISDIR(st.st_mode))
-		return devpm_fail(ENOTDIR, "sysfs root %s is not a directory",
-				  dir);
-	if (!realpath(dir, real))
-		return devpm_fail(errno, "sysfs root %s: %s", dir,
-				  strerror(errno));
-	/* realpath("/") is "/": the real system seen through a root of "/". */
-	if (!strcmp(real, "/"))
-		real[0] = '\0';
-	if (strlen(real) >= sizeof(sysfs_root) - 64)
+	real[n] = '\0';
+	if (strlen(real) >= sizeof(sysfs_root) - 64) {
+		close(fd);
 		return devpm_fail(ENAMETOOLONG, "sysfs root %s: path too long",
 				  dir);
+	}
+	if (root_fd >= 0)
+		close(root_fd);
+	root_fd = -1;
+	sysfs_root[0] = '\0';
+	/* "/" is the real system seen through a root of "/". */
+	if (!strcmp(real, "/")) {
+		close(fd);
+		return 0;
+	}
 	strcpy(sysfs_root, real);
+	root_fd = fd;
 	return 0;
 }
 
@@ -96,6 +89,11 @@ int devpm_sysfs_root_from_env(void)
 const char *devpm_sysfs_root(void)
 {
 	return sysfs_root;
+}
+
+int devpm_sysfs_root_fd(void)
+{
+	return root_fd;
 }
 
 /* Does path start with the directory dir ("/sys" matches "/sys/x", "/sys")? */
@@ -136,6 +134,45 @@ int devpm_resolve(const char *kpath, char *buf, size_t len)
 		return devpm_fmt(buf, len, "%s", real[n] ? real + n : "/");
 	}
 	return devpm_fmt(buf, len, "%s", real);
+}
+
+/*
+ * Open a kernel path.  Under a sysfs root, below the root's descriptor and
+ * never out of it (openat2 RESOLVE_BENEATH): a link of the tree that is
+ * absolute is resolved under the root first (devpm_resolve()) and the
+ * open tried once more, beneath again.  path gets the real path, for
+ * messages.  fd, or -errno with devpm_error() set.
+ */
+static int open_kpath(const char *kpath, int flags, char *path, size_t len)
+{
+	char dir[DEVPM_PATH_MAX], res[DEVPM_PATH_MAX], rel[DEVPM_PATH_MAX];
+	size_t n = strlen(sysfs_root);
+	const char *base;
+	int fd, r;
+
+	r = devpm_real_path(path, len, kpath);
+	if (r)
+		return r;
+	if (root_fd < 0 || !under(path, sysfs_root)) {
+		fd = open(path, flags | O_CLOEXEC);
+		return fd < 0 ? devpm_fail(errno, "%s: %s", path,
+					   strerror(errno)) : fd;
+	}
+	fd = path[n] ? devpm_path_trust_beneath(root_fd, path + n + 1, flags) :
+		       -1;
+	if (fd >= 0 || errno != EXDEV)
+		return fd >= 0 ? fd : devpm_fail(errno, "%s: %s", path,
+						 strerror(errno));
+	base = strrchr(path + n, '/');
+	if (devpm_fmt(dir, sizeof(dir), "%.*s", (int)(base - path), path) ||
+	    devpm_resolve(dir, res, sizeof(res)) ||
+	    devpm_fmt(rel, sizeof(rel), "%s%s", res[1] ? res + 1 : "", base))
+		return devpm_fail(EXDEV, "%s: leaves the sysfs root %s",
+				  path, sysfs_root);
+	fd = devpm_path_trust_beneath(root_fd, rel[0] == '/' ? rel + 1 : rel,
+				      flags);
+	return fd >= 0 ? fd : devpm_fail(errno, "%s: %s", path,
+					 strerror(errno));
 }
 
 /* What devpm_read_file() does once the file is open; closes fd. */
@@ -219,12 +256,16 @@ int devpm_read_str_at(int dfd, const char *name, const char *kpath,
 int devpm_read_str(const char *kpath, char *buf, size_t len)
 {
 	char path[DEVPM_PATH_MAX];
-	int r;
+	int fd;
 
-	r = devpm_real_path(path, sizeof(path), kpath);
-	if (r)
-		return r;
-	return devpm_read_file(path, buf, len);
+	if (!len)
+		return devpm_fail(EINVAL, "%s: no room to read into", kpath);
+	/* In a tree, a FIFO does not hang the read (sysfs ignores it). */
+	fd = open_kpath(kpath, O_RDONLY | (root_fd >= 0 ? O_NONBLOCK : 0),
+			path, sizeof(path));
+	if (fd < 0)
+		return fd;
+	return read_fd(fd, path, buf, len);
 }
 
 static int parse_long(const char *kpath, const char *s, long *val)
@@ -318,17 +359,13 @@ bool devpm_exists(const char *kpath)
 	return access(path, F_OK) == 0;
 }
 
-int devpm_write_file(const char *path, const char *val)
+/* One write(): a sysfs store sees the value whole or not at all. */
+static int write_fd(int fd, const char *path, const char *val)
 {
 	size_t len = strlen(val);
 	ssize_t n;
-	int fd, r = 0;
+	int r = 0;
 
-	/* No O_CREAT: a knob that is not there is an error, also in a tree. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return devpm_fail(errno, "%s: %s", path, strerror(errno));
-	/* One write(): a sysfs store sees the value whole or not at all. */
 	do {
 		n = write(fd, val, len);
 	} while (n < 0 && errno == EINTR);
@@ -344,13 +381,26 @@ int devpm_write_file(const char *path, const char *val)
 	return r;
 }
 
+int devpm_write_file(const char *path, const char *val)
+{
+	int fd;
+
+	/* No O_CREAT: a knob that is not there is an error, also in a tree. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return devpm_fail(errno, "%s: %s", path, strerror(errno));
+	return write_fd(fd, path, val);
+}
+
 int devpm_write_str(const char *kpath, const char *val)
 {
 	char path[DEVPM_PATH_MAX];
-	int r;
+	int fd;
 
-	r = devpm_real_path(path, sizeof(path), kpath);
-	if (r)
-		return r;
-	return devpm_write_file(path, val);
+	/* Never through a link at the knob itself (a tree's planted one). */
+	fd = open_kpath(kpath, O_WRONLY | O_TRUNC | O_NOFOLLOW, path,
+			sizeof(path));
+	if (fd < 0)
+		return fd;
+	return write_fd(fd, path, val);
 }

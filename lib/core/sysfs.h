@@ -15,16 +15,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/error.h"
+
 #define DEVPM_PATH_MAX 512
 
 /*
  * Set the root under which /sys, /proc and /dev are looked up.  NULL or ""
- * means the real system.  Returns 0 or -ENOTDIR/-ENOENT (with devpm_error()).
+ * means the real system.  The directory is walked by path_trust.h's rule
+ * (as root: refused, -EPERM, when another user could change it) and kept
+ * open: writes (and reads) below it are made beneath that descriptor.
+ * Returns 0 or -errno (-ENOTDIR, -ENOENT, -EPERM) with devpm_error().
  * devpm_sysfs_root_from_env() applies DEVPM_SYSFS_ROOT if set.
  */
 int devpm_set_sysfs_root(const char *dir);
 int devpm_sysfs_root_from_env(void);
 const char *devpm_sysfs_root(void);	/* "" for the real system */
+/* The root directory, open since it was set and checked; -1: the real system. */
+int devpm_sysfs_root_fd(void);
 
 /*
  * Build the real filesystem path for a kernel path: root + path for /sys,
@@ -44,7 +51,8 @@ int devpm_resolve(const char *kpath, char *buf, size_t len);
  * Reads strip one trailing newline.  All return 0 or -errno; on error
  * devpm_error() holds "<path>: <strerror>" (or a parse message).  A value
  * that does not fit in buf is -EOVERFLOW, never silently cut.  Numbers are
- * decimal; anything else in the file is -EINVAL.
+ * decimal; anything else in the file is -EINVAL.  Under a sysfs root a
+ * read stays beneath the root's descriptor, as a write does.
  */
 int devpm_read_str(const char *kpath, char *buf, size_t len);
 int devpm_read_long(const char *kpath, long *val);
@@ -73,7 +81,9 @@ int devpm_read_long_or_na_at(int dfd, const char *name, const char *kpath,
 DIR *devpm_opendir(const char *kpath);
 
 /*
- * Raw write: one write() of the whole string (O_TRUNC, no O_CREAT).  Tests
+ * Raw write: one write() of the whole string (O_TRUNC, no O_CREAT), never
+ * through a symlink at the file itself (O_NOFOLLOW), and under a sysfs
+ * root never out of it (openat2 RESOLVE_BENEATH its descriptor).  Tests
  * must not call this for PM knobs: use devpm_knob_write() (journal.h),
  * which records the old value first.  Raw writes are for action files with
  * no state to restore (e.g. drop_caches, uevent).
@@ -86,18 +96,5 @@ int devpm_write_str(const char *kpath, const char *val);
  */
 int devpm_read_file(const char *path, char *buf, size_t len);
 int devpm_write_file(const char *path, const char *val);
-
-/* Last error message of this thread ("" if none). */
-const char *devpm_error(void);
-/* Set the error message; returns -|err| for 'return devpm_fail(...)'. */
-int devpm_fail(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/*
- * snprintf that returns 0, or -ENAMETOOLONG (devpm_error() set, buf "") on
- * truncation.
- */
-int devpm_fmt(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 #endif

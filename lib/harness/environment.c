@@ -14,33 +14,31 @@
 
 #include "harness/environment.h"
 #include "core/note.h"
+#include "core/path_trust.h"
 #include "core/sysfs.h"
 
 static bool asked;	/* this case asked the hook something */
 
 /*
- * The hook the runner handed down: an absolute path to a regular file
- * (not a link), and, as root, root's and writable by nobody else, as
- * its directory: root runs it.
+ * The hook the runner handed down, by the rule of paths (path_trust.h:
+ * as root, no component another user could change) and not a link at its
+ * own name: an executable regular file.  NULL: none, or refused.
  */
 static const char *hook_path(void)
 {
-	const char *p = getenv(DEVPM_ENV_HOOK_VAR);
-	char dir[DEVPM_PATH_MAX], *slash;
-	struct stat st, dst;
+	const char *p = devpm_path_trust_env(DEVPM_ENV_HOOK_VAR);
+	struct stat st;
+	bool ok;
+	int fd;
 
-	if (!p || p[0] != '/' || lstat(p, &st) || !S_ISREG(st.st_mode) ||
-	    !(st.st_mode & S_IXUSR))
+	if (!p || p[0] != '/')
 		return NULL;
-	if (geteuid())
-		return p;
-	snprintf(dir, sizeof(dir), "%s", p);
-	slash = strrchr(dir, '/');
-	*(slash == dir ? slash + 1 : slash) = '\0';
-	if (st.st_uid || (st.st_mode & 022) || stat(dir, &dst) ||
-	    dst.st_uid || (dst.st_mode & 022))
+	fd = devpm_path_trust_open_file(p, O_RDONLY, 0, DEVPM_TRUST_NOLINK);
+	if (fd < 0)
 		return NULL;
-	return p;
+	ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && (st.st_mode & S_IXUSR);
+	close(fd);
+	return ok ? p : NULL;
 }
 
 bool devpm_env_hook(void)

@@ -18,9 +18,13 @@
 #include <unistd.h>
 
 #include "judge/baseline.h"
+#include "core/path_trust.h"
 #include "core/poll.h"
 #include "core/sysfs.h"
 #include "rpm/device.h"
+
+/* A baseline of a million devices is well below: refuse a bigger file. */
+#define BASELINE_MAX (256 << 20)
 
 static void copy(char *dst, size_t len, const char *src)
 {
@@ -185,22 +189,25 @@ static const char *dash(const char *s)
 	return s[0] ? s : "-";
 }
 
-int devpm_baseline_write(const struct devpm_baseline *b, const char *file)
+int devpm_baseline_write_at(const struct devpm_baseline *b, int dfd,
+			    const char *name)
 {
-	char tmp[PATH_MAX];
+	char tmp[NAME_MAX + 1];
 	size_t i;
 	FILE *f;
 	int fd;
 
-	if (devpm_fmt(tmp, sizeof(tmp), "%s.tmp", file) < 0)
+	if (devpm_fmt(tmp, sizeof(tmp), "%s.tmp", name) < 0)
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
+	/* A name of ours only: never through a link, never another's file. */
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0644);
 	if (fd < 0)
 		return devpm_fail(errno, "%s: %s", tmp, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
+		unlinkat(dfd, tmp, 0);
 		return devpm_fail(errno, "%s: %s", tmp, strerror(errno));
 	}
 	fprintf(f, "# devpm baseline 1 usage=%s\n",
@@ -217,11 +224,29 @@ int devpm_baseline_write(const struct devpm_baseline *b, const char *file)
 	}
 	if (fflush(f) || fsync(fd)) {
 		fclose(f);
+		unlinkat(dfd, tmp, 0);
 		return devpm_fail(errno, "%s: %s", tmp, strerror(errno));
 	}
-	if (fclose(f) || rename(tmp, file))
-		return devpm_fail(errno, "%s: %s", file, strerror(errno));
+	if (fclose(f) || renameat(dfd, tmp, dfd, name)) {
+		unlinkat(dfd, tmp, 0);
+		return devpm_fail(errno, "%s: %s", name, strerror(errno));
+	}
 	return 0;
+}
+
+int devpm_baseline_write(const struct devpm_baseline *b, const char *file)
+{
+	char base[NAME_MAX + 1];
+	int dfd, r;
+
+	dfd = devpm_path_trust_open(file, DEVPM_TRUST_PARENT, 0, 0, base,
+				    sizeof(base));
+	if (dfd < 0)
+		return devpm_fail(dfd, "baseline %s: %s", file, devpm_error());
+	r = devpm_baseline_write_at(b, dfd, base);
+	close(dfd);
+	return r < 0 ? devpm_fail(r, "baseline %s: %s", file, devpm_error()) :
+		       0;
 }
 
 /* Next tab-separated field of *s into dst ("-" is empty). */
@@ -276,22 +301,33 @@ static int parse_line(char *line, struct devpm_base_dev *d)
 
 int devpm_baseline_read(struct devpm_baseline *b, const char *file)
 {
-	char line[2048], usage[16];
+	char line[2048], usage[16], base[NAME_MAX + 1];
 	size_t cap = 0, lineno = 0;
 	struct stat st;
+	int fd, dfd;
 	FILE *f;
-	int fd;
 
 	memset(b, 0, sizeof(*b));
-	fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* path_trust.h's walk; a link at the file itself is not followed. */
+	fd = devpm_path_trust_open(file, DEVPM_TRUST_PARENT, 0, 0, base,
+				   sizeof(base));
+	if (fd >= 0) {
+		dfd = fd;
+		fd = devpm_path_trust_file(dfd, base, O_RDONLY, 0, 0);
+		close(dfd);
+	}
+	if (fd == -ENOENT)
+		return devpm_fail(ENOENT, "baseline %s: %s", file,
+				  strerror(ENOENT));
 	if (fd < 0)
-		return devpm_fail(errno, "baseline %s: %s", file,
-				  strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (st.st_uid && st.st_uid != geteuid()) || (st.st_mode & 0022)) {
+		return devpm_fail(EPERM, "baseline %s: %s; let 'devpm run' write it",
+				  file, devpm_error());
+	/* Not a regular file of ours or root's: refused above. */
+	if (fstat(fd, &st) || (st.st_uid && st.st_uid != geteuid()) ||
+	    (st.st_mode & 0022) || st.st_size > BASELINE_MAX) {
 		close(fd);
-		return devpm_fail(EPERM, "baseline %s: not a regular file of ours or root, or writable by others; let 'devpm run' write it",
-				  file);
+		return devpm_fail(EPERM, "baseline %s: not a regular file of ours or root, writable by others or over %d MiB; let 'devpm run' write it",
+				  file, BASELINE_MAX >> 20);
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
@@ -370,7 +406,8 @@ static bool have_baseline;
 
 const struct devpm_baseline *devpm_baseline(void)
 {
-	const char *file = getenv(DEVPM_BASELINE_ENV);
+	/* As root, ignored (and said) unless root's alone (path_trust.h). */
+	const char *file = devpm_path_trust_env(DEVPM_BASELINE_ENV);
 
 	if (have_baseline)
 		return &the_baseline;

@@ -76,12 +76,21 @@ void devpm_baseline_judge(const struct devpm_dev *d, struct devpm_base_dev *b);
 
 /* Snapshot every device with a power/ directory. 0 or -errno. */
 int devpm_baseline_take(struct devpm_baseline *b);
-/* Write atomically (tmp + rename); 0 or -errno with devpm_error(). */
+/*
+ * Write atomically (<name>.tmp created O_EXCL | O_NOFOLLOW, renamed) in
+ * the directory dfd (a run directory devpm made); 0 or -errno with
+ * devpm_error().  _write: the same in file's directory, walked by
+ * path_trust.h's rule.
+ */
+int devpm_baseline_write_at(const struct devpm_baseline *b, int dfd,
+			    const char *name);
 int devpm_baseline_write(const struct devpm_baseline *b, const char *file);
 /*
- * Read a file written by devpm_baseline_write().  It must be a regular
- * file, not a symlink, owned by us or root and not writable by others:
+ * Read a file written by devpm_baseline_write().  Its directory must pass
+ * path_trust.h's rule and the file be a regular file, not a symlink,
+ * owned by us or root, not writable by others and at most 256 MiB:
  * -EPERM otherwise; -EINVAL on a malformed line (devpm_error() names it).
+ * devpm_baseline() reads DEVPM_BASELINE only when it passes the rule.
  */
 int devpm_baseline_read(struct devpm_baseline *b, const char *file);
 void devpm_baseline_free(struct devpm_baseline *b);

@@ -6,6 +6,8 @@
  * it takes as a result: "ok"/"not ok", a number, a name.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,8 @@ bool rn_ktap_input(const char *text)
 }
 
 struct metric {
-	char *dev, *name, *value;
+	char *dev, *name;
+	double value;
 };
 
 struct ks {
@@ -50,25 +53,31 @@ static void drop_metrics(struct ks *k, int d)
 	for (i = 0; i < k->nm[d]; i++) {
 		free(k->m[d][i].dev);
 		free(k->m[d][i].name);
-		free(k->m[d][i].value);
 	}
 	k->nm[d] = 0;
 }
 
-/* "# METRIC dev name=value" with a number for value. */
+/*
+ * "# METRIC dev name=value" with a finite number for value.  The number
+ * is kept, not the text: strtod() takes "92.", ".5", "+5", "0x10", which
+ * JSON does not, and "inf" or "nan", which it has no word for.  It goes
+ * out as output_json.c writes a metric ("%.15g").
+ */
 static void metric_line(struct ks *k, int d, const char *s)
 {
 	char dev[256], name[256], value[64], *end;
+	double v;
 
 	if (sscanf(s, "# METRIC %255s %255[^= ]=%63s", dev, name, value) != 3)
 		return;
-	strtod(value, &end);
-	if (end == value || *end)
+	errno = 0;
+	v = strtod(value, &end);
+	if (end == value || *end || errno || !isfinite(v))
 		return;
 	rn_grow(&k->m[d], &k->cm[d], k->nm[d], sizeof(k->m[d][0]));
 	k->m[d][k->nm[d]].dev = rn_xstrdup(dev);
 	k->m[d][k->nm[d]].name = rn_xstrdup(name);
-	k->m[d][k->nm[d]].value = rn_xstrdup(value);
+	k->m[d][k->nm[d]].value = v;
 	k->nm[d]++;
 }
 
@@ -128,7 +137,7 @@ static void entry(struct ks *k, int d, bool ok, char *desc, char *comment)
 		rn_json_escape(&k->b, k->m[d][j].dev);
 		rn_buf_add(&k->b, ", \"name\": ");
 		rn_json_escape(&k->b, k->m[d][j].name);
-		rn_buf_printf(&k->b, ", \"value\": %s}", k->m[d][j].value);
+		rn_buf_printf(&k->b, ", \"value\": %.15g}", k->m[d][j].value);
 	}
 	rn_buf_add(&k->b, "]}");
 	rn_buf_free(&kase);

@@ -78,10 +78,18 @@ static int set_root(const char *dir, const char *from)
 	if (!S_ISDIR(st.st_mode))
 		return rn_usage_error("%s %s is not a directory; give the directory of a recorded tree",
 				      from, dir);
-	if (devpm_set_sysfs_root(dir) < 0)
+	if (devpm_set_sysfs_root(dir) < 0) {
+		/* "sysfs root DIR: why": DIR is named once, after from. */
+		const char *e = devpm_error();
+		char head[PATH_MAX + 16];
+
+		snprintf(head, sizeof(head), "sysfs root %s", dir);
+		if (!strncmp(e, head, strlen(head)))
+			return rn_usage_error("%s %s%s", from, dir,
+					      e + strlen(head));
 		return rn_usage_error("%s %s: %s", from, dir,
-				      devpm_error()[0] ? devpm_error() :
-				      "cannot be used");
+				      e[0] ? e : "cannot be used");
+	}
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "name_index.h"
 #include "util.h"
 
 struct rn_run *rn_run_new(void)
@@ -203,16 +204,18 @@ bool rn_case_listed_ran(const struct rn_prog *p, const char *listed)
 
 size_t rn_suites(const struct rn_run *r, const char ***names)
 {
-	size_t i, j, n = 0;
+	struct rn_name_index seen;
+	size_t i, n = 0;
 
 	*names = rn_xmalloc((r->nprogs + 1) * sizeof(**names));
+	rn_name_index_init(&seen);
 	for (i = 0; i < r->nprogs; i++) {
-		for (j = 0; j < n; j++)
-			if (!strcmp((*names)[j], r->progs[i].suite))
-				break;
-		if (j == n)
-			(*names)[n++] = r->progs[i].suite;
+		if (rn_name_index_get(&seen, r->progs[i].suite, NULL))
+			continue;
+		rn_name_index_put(&seen, r->progs[i].suite, n);
+		(*names)[n++] = r->progs[i].suite;
 	}
+	rn_name_index_free(&seen);
 	return n;
 }
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_index.h"
 #include "parse.h"
 #include "util.h"
 
@@ -492,21 +493,40 @@ static void exit_status(struct rn_prog *p, int code)
 }
 
 /*
+ * A case's name and each part after a '.' of it ("variant.case": also
+ * "case"), as rn_case_listed_ran() matches a listed name against it.
+ */
+static void index_case(struct rn_name_index *x, const char *name)
+{
+	const char *dot;
+
+	rn_name_index_put(x, name, 0);
+	for (dot = strchr(name, '.'); dot; dot = strchr(dot + 1, '.'))
+		if (dot[1])
+			rn_name_index_put(x, dot + 1, 0);
+}
+
+/*
  * The listed cases that never started keep their place in the plan: each
  * becomes a case "not run" (after a crash, a timeout, a kill), so that
  * every consumer counts what was planned.  A program that skipped as a
  * whole ran none of them on purpose.  The note says the same in one line.
+ * The names that ran are hashed once: linear in the cases, not quadratic.
  */
 static void not_run(struct rn_prog *p, uint64_t ts_us)
 {
+	struct rn_name_index ran;
 	struct rn_buf b = { 0 };
 	size_t i, n = p->ncases;
 	struct rn_case *c;
 
-	if (p->result == RN_SKIP)
+	if (p->result == RN_SKIP || !p->nlisted)
 		return;
+	rn_name_index_init(&ran);
+	for (i = 0; i < p->ncases; i++)
+		index_case(&ran, p->cases[i].name);
 	for (i = 0; i < p->nlisted; i++) {
-		if (rn_case_listed_ran(p, p->listed[i]))
+		if (rn_name_index_get(&ran, p->listed[i], NULL))
 			continue;
 		rn_grow(&p->cases, &p->ccases, p->ncases, sizeof(*p->cases));
 		c = &p->cases[p->ncases++];
@@ -517,9 +537,11 @@ static void not_run(struct rn_prog *p, uint64_t ts_us)
 		c->reason = rn_xasprintf("not run: the program ended (%s) before this case",
 					 p->status);
 		c->start_us = c->end_us = ts_us;
+		index_case(&ran, c->name);
 		rn_buf_printf(&b, "%s %s", b.len ? "" : "not run:",
 			      p->listed[i]);
 	}
+	rn_name_index_free(&ran);
 	if (p->ncases > n)
 		rn_strv_push(&p->notes, &p->nnotes, b.s);
 	rn_buf_free(&b);

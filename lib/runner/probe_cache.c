@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "probe_cache.h"
+#include "write_file.h"
 
 /*
  * FNV-1a over 64-bit words (then the tail bytes): a change detector, not

@@ -16,9 +16,11 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "name_index.h"
 #include "output.h"
 #include "stream.h"
 #include "timeline.h"
+#include "write_file.h"
 
 /* Kernel log lines shown before and after a failed case's own. */
 #define KLOG_CONTEXT 5
@@ -56,53 +58,96 @@ static void verdict(struct rn_buf *b, enum rn_result res)
 
 static void suites_table(struct rn_buf *b, const struct rn_run *r)
 {
-	struct rn_totals t;
+	struct rn_name_index idx;
+	struct rn_totals *t;
+	unsigned char *seen;	/* 1 a pass, 2 a skip, 4 a failure */
 	const char **names;
-	size_t n, i, j;
+	size_t n, i, k;
 
+	/* One pass over the programs, whatever the number of suites. */
 	n = rn_suites(r, &names);
+	t = rn_xmalloc((n + 1) * sizeof(*t));
+	seen = rn_xmalloc(n + 1);
+	memset(t, 0, (n + 1) * sizeof(*t));
+	memset(seen, 0, n + 1);
+	rn_name_index_init(&idx);
+	for (i = 0; i < n; i++)
+		rn_name_index_put(&idx, names[i], i);
+	for (i = 0; i < r->nprogs; i++) {
+		struct rn_totals pt = { 0 };
+		enum rn_result pr = rn_prog_result(&r->progs[i]);
+
+		if (!rn_name_index_get(&idx, r->progs[i].suite, &k))
+			continue;
+		rn_prog_totals(&r->progs[i], &pt);
+		t[k].pass += pt.pass;
+		t[k].fail += pt.fail;
+		t[k].skip += pt.skip;
+		t[k].xfail += pt.xfail;
+		seen[k] |= pr == RN_PASS ? 1 : pr == RN_SKIP ? 2 :
+			   pr == RN_FAIL ? 4 : 0;
+	}
 	rn_buf_add(b, "<h2>Suites</h2>\n<table><tr><th>suite</th><th>verdict</th><th>pass</th><th>fail</th><th>skip</th><th>xfail</th></tr>\n");
 	for (i = 0; i < n; i++) {
-		memset(&t, 0, sizeof(t));
-		for (j = 0; j < r->nprogs; j++) {
-			struct rn_totals pt = { 0 };
-
-			if (strcmp(r->progs[j].suite, names[i]))
-				continue;
-			rn_prog_totals(&r->progs[j], &pt);
-			t.pass += pt.pass;
-			t.fail += pt.fail;
-			t.skip += pt.skip;
-			t.xfail += pt.xfail;
-		}
 		rn_buf_add(b, "<tr><td>");
 		esc(b, names[i]);
 		rn_buf_add(b, "</td><td>");
-		verdict(b, rn_suite_result(r, names[i]));
+		/* As rn_suite_result(): any failure, else any pass, any skip. */
+		verdict(b, seen[i] & 4 ? RN_FAIL : seen[i] & 1 ? RN_PASS :
+			seen[i] & 2 ? RN_SKIP : RN_NONE);
 		rn_buf_printf(b, "</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td></tr>\n",
-			      t.pass, t.fail, t.skip, t.xfail);
+			      t[i].pass, t[i].fail, t[i].skip, t[i].xfail);
 	}
 	rn_buf_add(b, "</table>\n");
+	rn_name_index_free(&idx);
 	free(names);
+	free(seen);
+	free(t);
+}
+
+/* Where each "where" of the kernel log is: its first and last line. */
+struct klog_span {
+	struct rn_name_index idx;	/* where -> span number */
+	size_t *first, *last;
+};
+
+static void klog_spans(struct klog_span *k, const struct rn_run *r)
+{
+	size_t i, n = 0, s;
+
+	rn_name_index_init(&k->idx);
+	k->first = rn_xmalloc((r->nklog + 1) * sizeof(*k->first));
+	k->last = rn_xmalloc((r->nklog + 1) * sizeof(*k->last));
+	for (i = 0; i < r->nklog; i++) {
+		if (rn_name_index_get(&k->idx, r->klog[i].where, &s)) {
+			k->last[s] = i;
+			continue;
+		}
+		rn_name_index_put(&k->idx, r->klog[i].where, n);
+		k->first[n] = k->last[n] = i;
+		n++;
+	}
+}
+
+static void klog_spans_free(struct klog_span *k)
+{
+	rn_name_index_free(&k->idx);
+	free(k->first);
+	free(k->last);
 }
 
 /* The kernel log of a case (where = suite/prog/case) with context. */
 static void klog_around(struct rn_buf *b, const struct rn_run *r,
-			const char *where)
+			const struct klog_span *k, const char *where)
 {
-	size_t i, first = r->nklog, last = 0, from, to;
+	size_t i, first, last, from, to, s;
 
-	for (i = 0; i < r->nklog; i++) {
-		if (strcmp(r->klog[i].where, where))
-			continue;
-		if (first == r->nklog)
-			first = i;
-		last = i;
-	}
-	if (first == r->nklog) {
+	if (!rn_name_index_get(&k->idx, where, &s)) {
 		rn_buf_add(b, "<p>No kernel log lines during this case.</p>\n");
 		return;
 	}
+	first = k->first[s];
+	last = k->last[s];
 	from = first > KLOG_CONTEXT ? first - KLOG_CONTEXT : 0;
 	to = last + KLOG_CONTEXT < r->nklog ? last + KLOG_CONTEXT :
 	     r->nklog - 1;
@@ -125,8 +170,10 @@ static void klog_around(struct rn_buf *b, const struct rn_run *r,
 	rn_buf_add(b, "</pre>\n");
 }
 
+/* A failure: a program's (c NULL) or a case's, with its devices. */
 static void show_failure(struct rn_buf *b, const struct rn_run *r,
-		    const char *where, const char *reason)
+			 const struct klog_span *k, const char *where,
+			 const char *reason, const struct rn_case *c)
 {
 	size_t i;
 
@@ -135,47 +182,38 @@ static void show_failure(struct rn_buf *b, const struct rn_run *r,
 	rn_buf_add(b, "</h3>\n<p>");
 	esc(b, reason && reason[0] ? reason : "no reason given");
 	rn_buf_add(b, "</p>\n");
-	for (i = 0; i < r->nprogs; i++) {
-		const struct rn_prog *p = &r->progs[i];
-		size_t j, k;
-
-		for (j = 0; j < p->ncases; j++) {
-			const struct rn_case *c = &p->cases[j];
-			char *w = rn_xasprintf("%s/%s/%s", p->suite, p->name,
-					       c->name);
-
-			if (!strcmp(w, where) && c->ndevs) {
-				rn_buf_add(b, "<ul>\n");
-				for (k = 0; k < c->ndevs; k++) {
-					rn_buf_add(b, "<li>");
-					verdict(b, c->devs[k].result);
-					rn_buf_add(b, " ");
-					esc(b, c->devs[k].name);
-					rn_buf_add(b, ": ");
-					esc(b, c->devs[k].reason);
-					rn_buf_add(b, "</li>\n");
-				}
-				rn_buf_add(b, "</ul>\n");
-			}
-			free(w);
+	if (c && c->ndevs) {
+		rn_buf_add(b, "<ul>\n");
+		for (i = 0; i < c->ndevs; i++) {
+			rn_buf_add(b, "<li>");
+			verdict(b, c->devs[i].result);
+			rn_buf_add(b, " ");
+			esc(b, c->devs[i].name);
+			rn_buf_add(b, ": ");
+			esc(b, c->devs[i].reason);
+			rn_buf_add(b, "</li>\n");
 		}
+		rn_buf_add(b, "</ul>\n");
 	}
-	klog_around(b, r, where);
+	klog_around(b, r, k, where);
 	rn_buf_add(b, "</div>\n");
 }
 
+/* Each failure once, with what it needs at hand: linear in the run. */
 static void failures(struct rn_buf *b, const struct rn_run *r)
 {
+	struct klog_span k;
 	size_t i, j, n = 0;
 	char *w;
 
+	klog_spans(&k, r);
 	rn_buf_add(b, "<h2>Failures</h2>\n");
 	for (i = 0; i < r->nprogs; i++) {
 		const struct rn_prog *p = &r->progs[i];
 
 		if (p->result == RN_FAIL) {
 			w = rn_xasprintf("%s/%s", p->suite, p->name);
-			show_failure(b, r, w, p->reason);
+			show_failure(b, r, &k, w, p->reason, NULL);
 			free(w);
 			n++;
 		}
@@ -184,11 +222,13 @@ static void failures(struct rn_buf *b, const struct rn_run *r)
 				continue;
 			w = rn_xasprintf("%s/%s/%s", p->suite, p->name,
 					 p->cases[j].name);
-			show_failure(b, r, w, p->cases[j].reason);
+			show_failure(b, r, &k, w, p->cases[j].reason,
+				     &p->cases[j]);
 			free(w);
 			n++;
 		}
 	}
+	klog_spans_free(&k);
 	for (i = 0; i < r->nproblems; i++) {
 		rn_buf_add(b, "<div class=\"failure\"><p class=\"fail\">");
 		esc(b, r->problems[i]);
@@ -324,7 +364,8 @@ int rn_cmd_report(int argc, char **argv)
 	}
 	rn_stream_finish(r, NULL);
 	if (rn_tl_read_stream(path, &tl) < 0) {
-		code = rn_usage_error("report: %s: %s", path, strerror(errno));
+		code = rn_usage_error("report: %s: %s", path,
+				      rn_read_error(errno));
 		goto out;
 	}
 	html = page(r, &tl);

@@ -3,11 +3,12 @@
  * results.c - the run directory: <output>/<run-id>/ with every result
  * file, and <output>/latest pointing at the newest run.
  *
- * Root-safe: as root, the output directory must belong to root and not be
- * writable by others (unless sticky); the run directory is made by devpm
- * (mkdirat) and every file is created in it through its descriptor with
- * O_CREAT | O_EXCL | O_NOFOLLOW, so a user who can rename or plant entries
- * cannot redirect a write.
+ * Root-safe: the output directory is walked by path_trust.h's rule (as
+ * root every component root's and no one else's to write, sticky allowed
+ * at the end) and kept open; the run directory is made by devpm (mkdirat)
+ * in it and every file is created through the run directory's descriptor
+ * with O_CREAT | O_EXCL | O_NOFOLLOW, so a user who can rename or plant
+ * entries cannot redirect a write.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/error.h"
+#include "core/path_trust.h"
 #include "output.h"
 #include "util.h"
 
@@ -32,58 +35,48 @@ void rn_run_id_base(char *id, size_t idlen, char *iso, size_t isolen)
 	strftime(iso, isolen, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* mkdir -p */
-static int mkdirs(const char *path)
+/*
+ * The output directory, walked by path_trust.h's rule and made when
+ * missing (sticky allowed: --output /tmp/x), kept open from rn_run_dir()
+ * for point_latest(): never looked up by name again.
+ */
+static int output_fd = -1;
+
+/* One line on stderr: what is wrong with --output and the fix. */
+static int output_refused(const char *output, int err)
 {
-	char buf[4096], *p;
+	const char *fix;
 
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* Whose the directory of fd is: as root, root's and nobody else's to write. */
-static int dir_trusted(int fd, const char *what, const char *path)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (geteuid() != 0)
-		return 0;
-	if (st.st_uid != 0) {
-		fprintf(stderr, "devpm: %s %s belongs to uid %u; as root devpm writes results only into a directory root owns: pass --output DIR owned by root\n",
-			what, path, (unsigned int)st.st_uid);
-		return -EPERM;
-	}
-	if ((st.st_mode & 0022) && !(st.st_mode & S_ISVTX)) {
-		fprintf(stderr, "devpm: %s %s is writable by others (mode %04o); as root pass --output DIR that only root can write\n",
-			what, path, (unsigned int)(st.st_mode & 07777));
-		return -EPERM;
-	}
-	return 0;
+	if (err == -EPERM)
+		fix = "as root pass --output DIR on a path that only root owns and can write";
+	else if (err == -ENAMETOOLONG)
+		fix = "give a shorter --output";
+	else
+		fix = "pass --output DIR with a directory devpm can create and write";
+	fprintf(stderr, "devpm: --output %.200s%s: %s; %s\n", output,
+		strlen(output) > 200 ? "..." : "", devpm_error(), fix);
+	return err;
 }
 
 int rn_output_check(const char *output)
 {
-	int fd, r;
+	struct stat st;
+	int r;
 
-	fd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	r = dir_trusted(fd, "--output", output);
-	close(fd);
-	return r;
+	r = devpm_path_trust_open(output, DEVPM_TRUST_CHECK,
+				  DEVPM_TRUST_STICKY, 0, NULL, 0);
+	if (r < 0)
+		return output_refused(output, r);
+	if (!stat(output, &st) && !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "devpm: --output %s is not a directory; give a directory for the results\n",
+			output);
+		return -ENOTDIR;
+	}
+	if (!stat(output, &st) && access(output, W_OK | X_OK)) {
+		devpm_fail(errno, "%s", strerror(errno));
+		return output_refused(output, -EACCES);
+	}
+	return 0;
 }
 
 int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
@@ -92,24 +85,10 @@ int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
 	char id[128];
 	int n, r, ofd, fd;
 
-	r = mkdirs(output);
-	if (r < 0) {
-		fprintf(stderr, "devpm: cannot create output directory %s: %s; pass --output DIR with a writable directory\n",
-			output, strerror(-r));
-		return r;
-	}
-	ofd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ofd < 0) {
-		r = -errno;
-		fprintf(stderr, "devpm: cannot open output directory %s: %s\n",
-			output, strerror(errno));
-		return r;
-	}
-	r = dir_trusted(ofd, "--output", output);
-	if (r < 0) {
-		close(ofd);
-		return r;
-	}
+	ofd = devpm_path_trust_open(output, DEVPM_TRUST_MKDIR,
+				    DEVPM_TRUST_STICKY, 0755, NULL, 0);
+	if (ofd < 0)
+		return output_refused(output, ofd);
 	for (n = 1; n < 1000; n++) {
 		if (n == 1)
 			snprintf(id, sizeof(id), "%s", base);
@@ -117,7 +96,8 @@ int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
 			snprintf(id, sizeof(id), "%s-%d", base, n);
 		if (snprintf(dir, len, "%s/%s", output, id) >= (int)len) {
 			close(ofd);
-			return -ENAMETOOLONG;
+			devpm_fail(ENAMETOOLONG, "longer than %zu bytes", len);
+			return output_refused(output, -ENAMETOOLONG);
 		}
 		if (!mkdirat(ofd, id, 0755))
 			break;
@@ -130,24 +110,22 @@ int rn_run_dir(const char *output, const char *base, char *dir, size_t len,
 		}
 	}
 	if (n == 1000) {
-		fprintf(stderr, "devpm: %s: too many runs named %s-N\n", output,
-			base);
+		fprintf(stderr, "devpm: %s: too many runs named %s-N; remove old ones or pass another --output\n",
+			output, base);
 		close(ofd);
 		return -EEXIST;
 	}
 	fd = openat(ofd, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	close(ofd);
 	if (fd < 0) {
 		r = -errno;
 		fprintf(stderr, "devpm: cannot open %s: %s\n", dir,
 			strerror(errno));
+		close(ofd);
 		return r;
 	}
-	r = dir_trusted(fd, "run directory", dir);
-	if (r < 0) {
-		close(fd);
-		return r;
-	}
+	if (output_fd >= 0)
+		close(output_fd);
+	output_fd = ofd;
 	snprintf(idout, idlen, "%s", id);
 	return fd;
 }
@@ -203,30 +181,25 @@ static int put(int dirfd, const char *dir, const char *name, char *text)
 	return r;
 }
 
-/* latest -> id, replaced atomically, inside the (checked) output dir. */
+/* latest -> id, replaced atomically, in the output directory kept open. */
 static int point_latest(const char *output, const char *dir)
 {
 	char tmp[64];
 	const char *id = strrchr(dir, '/');
-	int ofd, r = 0;
+	int r = 0;
 
 	id = id ? id + 1 : dir;
-	ofd = open(output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ofd < 0 || dir_trusted(ofd, "--output", output) < 0) {
-		if (ofd >= 0)
-			close(ofd);
-		return -EPERM;
-	}
+	if (output_fd < 0)
+		return -EBADF;
 	snprintf(tmp, sizeof(tmp), ".latest.%d", (int)getpid());
-	unlinkat(ofd, tmp, 0);
-	if (symlinkat(id, ofd, tmp) < 0 ||
-	    renameat(ofd, tmp, ofd, "latest") < 0) {
+	unlinkat(output_fd, tmp, 0);
+	if (symlinkat(id, output_fd, tmp) < 0 ||
+	    renameat(output_fd, tmp, output_fd, "latest") < 0) {
 		r = -errno;
 		fprintf(stderr, "devpm: cannot point %s/latest at %s: %s\n",
 			output, id, strerror(errno));
-		unlinkat(ofd, tmp, 0);
+		unlinkat(output_fd, tmp, 0);
 	}
-	close(ofd);
 	return r;
 }
 

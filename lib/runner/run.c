@@ -42,6 +42,7 @@ struct run_opts {
 	int timeout_s;		/* 0: each program's own */
 	const char *stream;
 	const char *env_hook;	/* --env-hook (env_hook.h), NULL: none */
+	int stream_fd;		/* opened (path_trust.h) before the run */
 	char **env;
 	size_t nenv;
 	/* The probe phase (--list/--needs of the selected programs). */
@@ -92,6 +93,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->output = "results";
+	o->stream_fd = -1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:", run_longopts, NULL)) != -1) {
@@ -204,16 +206,6 @@ static size_t select_progs(const struct run_opts *o, struct rn_progspec *p,
 		sel[k++] = i;
 	}
 	return k;
-}
-
-static int open_stream(const char *path, int flags)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC | flags, 0644);
-
-	if (fd < 0)
-		fprintf(stderr, "devpm: cannot open stream %s: %s; give a writable file or port\n",
-			path, strerror(errno));
-	return fd;
 }
 
 static void on_kmsg(const char *line, void *arg)
@@ -397,7 +389,7 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
  * Every device's runtime-PM state before the first program, for the
  * programs to judge against (baseline.h).  Returns 0 or an exit code.
  */
-static int take_baseline(struct devpm_baseline *b, const char *dir)
+static int take_baseline(struct devpm_baseline *b, const char *dir, int dfd)
 {
 	char file[PATH_MAX];
 
@@ -406,7 +398,8 @@ static int take_baseline(struct devpm_baseline *b, const char *dir)
 		return RN_EXIT_USAGE;
 	}
 	snprintf(file, sizeof(file), "%s/%s", dir, DEVPM_BASELINE_FILE);
-	if (devpm_baseline_write(b, file) < 0) {
+	/* Through the run directory's descriptor, never by name. */
+	if (devpm_baseline_write_at(b, dfd, DEVPM_BASELINE_FILE) < 0) {
 		fprintf(stderr, "devpm: baseline: %s; give a writable --output\n",
 			devpm_error());
 		return RN_EXIT_USAGE;
@@ -496,20 +489,10 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 	rn_buf_free(&b);
 }
 
+/* One line says what is wrong with --output and the fix. */
 static int check_output(const char *output)
 {
-	struct stat st;
-
-	if (!stat(output, &st) && !S_ISDIR(st.st_mode))
-		return rn_usage_error("--output %s is not a directory; give a directory for the results",
-				      output);
-	if (!stat(output, &st) && access(output, W_OK | X_OK))
-		return rn_usage_error("--output %s is not writable; give a writable directory",
-				      output);
-	/* As root: not into a directory another user owns (says why). */
-	if (rn_output_check(output) < 0)
-		return RN_EXIT_USAGE;
-	return 0;
+	return rn_output_check(output) < 0 ? RN_EXIT_USAGE : 0;
 }
 
 /*
@@ -638,7 +621,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	if (dfd < 0)
 		return RN_EXIT_USAGE;
 	o->baseline_us = rn_mono_us();
-	if (take_baseline(&bl, dir))
+	if (take_baseline(&bl, dir, dfd))
 		return RN_EXIT_USAGE;
 	o->baseline_us = rn_mono_us() - o->baseline_us;
 	o->baseline_passes = bl.passes;
@@ -650,8 +633,8 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 			strerror(errno));
 	if (o->stream) {
 		rs.st.path[1] = o->stream;
-		rs.st.fd[rs.st.nfd++] = open_stream(o->stream,
-						    O_CREAT | O_APPEND);
+		rs.st.fd[rs.st.nfd++] = o->stream_fd;
+		o->stream_fd = -1;
 	}
 	rs.st.run = rn_run_new();
 	rs.kmsg = devpm_kmsg_open();
@@ -722,9 +705,12 @@ int rn_cmd_run(int argc, char **argv)
 	code = parse_opts(argc, argv, &o);
 	if (!code)
 		code = check_output(o.output);
-	if (!code && o.stream && access(o.stream, W_OK) && errno != ENOENT)
-		code = rn_usage_error("cannot write stream %s: %s; give a writable file or port",
-				      o.stream, strerror(errno));
+	/* Opened now: a directory, a FIFO or a planted link is refused first. */
+	if (!code && o.stream) {
+		o.stream_fd = rn_stream_open(o.stream);
+		if (o.stream_fd < 0)
+			code = RN_EXIT_USAGE;
+	}
 	if (!code && rn_suites_dir(sdir, sizeof(sdir)) < 0)
 		code = RN_EXIT_USAGE;
 	if (!code && rn_discover(sdir, &progs, &n) < 0)
@@ -755,6 +741,8 @@ int rn_cmd_run(int argc, char **argv)
 		free(sel);
 	}
 	rn_progspecs_free(progs, n);
+	if (o.stream_fd >= 0)
+		close(o.stream_fd);
 	rn_strv_free(o.suites, o.nsuites);
 	for (i = 0; i < o.nenv; i++)
 		free(o.env[i]);

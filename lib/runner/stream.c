@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* stream.c - the record stream: write, feed the model, read back (stream.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/error.h"
+#include "core/path_trust.h"
 #include "core/kmsg.h"
 #include "parse.h"
 #include "stream.h"
@@ -339,24 +342,28 @@ void rn_stream_finish(struct rn_run *r, const char *crash_line)
 
 int rn_stream_read(const char *path, struct rn_run *r, char *err, size_t len)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
+	char *text, *line, *next;
+	size_t n, end;
+	int e;
 
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -errno;
+	/* A regular file of bounded size: never a FIFO, never /dev/zero. */
+	text = rn_read_file(path, &n);
+	if (!text) {
+		e = errno;
+		snprintf(err, len, "%s: %s", path, rn_read_error(e));
+		return -e;
 	}
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
+	for (line = text; line < text + n; line = next) {
+		next = memchr(line, '\n', text + n - line);
+		end = next ? (size_t)(next - line) : (size_t)(text + n - line);
+		next = next ? next + 1 : text + n;
+		while (end && line[end - 1] == '\r')
+			end--;
+		line[end] = '\0';
 		/* A NUL inside a record (a garbled serial line) ends it. */
 		rn_stream_feed(r, line);
 	}
-	free(line);
-	fclose(f);
+	free(text);
 	if (!r->header_seen) {
 		snprintf(err, len, "%s: not a devpm stream (no '%s' line)",
 			 path, RN_STREAM_HEADER);
@@ -414,4 +421,17 @@ void rn_stream_emit(struct rn_stream *s, const char *fmt, ...)
 	if (s->run)
 		rn_stream_feed(s->run, rec);
 	free(rec);
+}
+
+int rn_stream_open(const char *path)
+{
+	int fd;
+
+	fd = devpm_path_trust_open_file(path, O_WRONLY | O_CREAT | O_APPEND,
+					0644, DEVPM_TRUST_CHARDEV);
+	if (fd < 0)
+		fprintf(stderr, "devpm: --stream %.200s: %s; give a regular file or a serial port%s\n",
+			path, devpm_error(), devpm_path_trust_strict() ?
+			" on a path that only root owns and can write" : "");
+	return fd;
 }

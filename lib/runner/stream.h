@@ -53,8 +53,10 @@ int rn_stream_feed(struct rn_run *r, const char *rec);
 void rn_stream_finish(struct rn_run *r, const char *crash);
 
 /*
- * Read and feed a whole stream file.  -errno on I/O error, -EINVAL (err
- * says why) when it holds no stream.
+ * Read and feed a whole stream file: a regular file of at most
+ * RN_READ_MAX bytes (util.h), so that neither a FIFO nor /dev/zero in its
+ * place hangs or fills memory.  -errno (err says why) when it cannot be
+ * read or holds no stream (-EINVAL).
  */
 int rn_stream_read(const char *path, struct rn_run *r, char *err,
 		   size_t len);
@@ -69,5 +71,13 @@ struct rn_stream {
 
 void rn_stream_emit(struct rn_stream *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Open the file of `devpm run --stream FILE` for appending, by
+ * path_trust.h's rule: never through a symlink at FILE, a regular file or
+ * a character device (a virtio-serial port), as root on a path only root
+ * can change.  fd, or -errno after one line on stderr.
+ */
+int rn_stream_open(const char *path);
 
 #endif

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/error.h"
+#include "core/path_trust.h"
 #include "probe_cache.h"
 #include "program.h"
 #include "suites.h"
@@ -22,24 +24,56 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/*
+ * As root, devpm runs only programs no other user could have put there:
+ * the suites directory passes path_trust.h's rule (not even sticky).
+ */
+static int suites_trusted(const char *dir)
+{
+	int fd = devpm_path_trust_open(dir, DEVPM_TRUST_DIR, 0, 0, NULL, 0);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	fprintf(stderr, "devpm: test programs in %s: %s; as root devpm runs only programs that root owns and no one else can write ('make install', or chown -R root and chmod -R go-w that directory)\n",
+		dir, devpm_error());
+	return -EPERM;
+}
+
+/*
+ * A suite or a program in it: as root, one no other user could change,
+ * nor anything on the way to it (a link of root's is walked to its end).
+ */
+static bool entry_trusted(const char *path)
+{
+	if (!devpm_path_trust_strict() ||
+	    !devpm_path_trust_open(path, DEVPM_TRUST_CHECK, 0, 0, NULL, 0))
+		return true;
+	fprintf(stderr, "devpm: ignoring %s: %s; as root devpm runs only programs that root owns and no one else can write\n",
+		path, devpm_error());
+	return false;
+}
+
 int rn_suites_dir(char *buf, size_t len)
 {
 	static const char *const rel[] = {
 		"suites", "../suites", "../lib/devpm/suites",
 	};
-	const char *env = getenv("DEVPM_SUITES_DIR");
+	/* As root, ignored (and said) unless root's alone (path_trust.h). */
+	const char *env = devpm_path_trust_env("DEVPM_SUITES_DIR");
 	char exe[PATH_MAX], *slash;
 	ssize_t n;
 	size_t i;
 
-	if (env && env[0]) {
+	if (env) {
 		if (!is_dir(env)) {
 			fprintf(stderr, "devpm: DEVPM_SUITES_DIR=%s is not a directory; point it at the test programs (build/suites) or unset it\n",
 				env);
 			return -ENOENT;
 		}
 		snprintf(buf, len, "%s", env);
-		return 0;
+		return suites_trusted(buf);
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0)
@@ -51,7 +85,7 @@ int rn_suites_dir(char *buf, size_t len)
 	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 		snprintf(buf, len, "%s/%s", exe, rel[i]);
 		if (is_dir(buf))
-			return 0;
+			return suites_trusted(buf);
 	}
 	fprintf(stderr, "devpm: no test programs: neither %s/suites nor %s/../lib/devpm/suites exists; run 'make' or set DEVPM_SUITES_DIR\n",
 		exe, exe);
@@ -91,7 +125,7 @@ static size_t entries(const char *dir, char ***out,
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!keep(path))
+		if (!keep(path) || !entry_trusted(path))
 			continue;
 		if (!name_ok(de->d_name)) {
 			fprintf(stderr, "devpm: ignoring %s: use only letters, digits and _.+- in names\n",

@@ -5,6 +5,10 @@
  * Suites dir: DEVPM_SUITES_DIR, else <dir of devpm>/suites (the build
  * tree), <dir>/../suites, <dir>/../lib/devpm/suites (installed).  A suite
  * is a subdirectory, a program an executable inside it; both sorted.
+ * As root (path_trust.h): DEVPM_SUITES_DIR is ignored, with a line, unless
+ * it passes the rule; the directory found must pass it, not even sticky
+ * (else exit 2); a suite or program another user could change is skipped
+ * with a line.
  */
 #ifndef DEVPM_RUNNER_SUITES_H
 #define DEVPM_RUNNER_SUITES_H

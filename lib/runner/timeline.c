@@ -162,20 +162,23 @@ static bool run_case(const char *s, char *name, size_t len)
 
 int rn_tl_read_stream(const char *path, struct rn_timeline *tl)
 {
-	char prog[256] = "", kase[256] = "", *line = NULL, *text;
+	char prog[256] = "", kase[256] = "", *all, *line, *next, *text;
 	struct rn_tl_event ev;
 	unsigned long long us;
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
+	size_t n, len;
 	int r, off;
 
-	f = fopen(path, "re");
-	if (!f)
+	/* As rn_stream_read(): a regular file of bounded size only. */
+	all = rn_read_file(path, &n);
+	if (!all)
 		return -errno;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
+	for (line = all; line < all + n; line = next) {
+		next = memchr(line, '\n', all + n - line);
+		len = next ? (size_t)(next - line) : (size_t)(all + n - line);
+		next = next ? next + 1 : all + n;
+		while (len && line[len - 1] == '\r')
+			len--;
+		line[len] = '\0';
 		if (sscanf(line, "PROG %llu %255s", &us, prog) == 2) {
 			kase[0] = '\0';
 			continue;
@@ -199,8 +202,7 @@ int rn_tl_read_stream(const char *path, struct rn_timeline *tl)
 		rn_grow(&tl->ev, &tl->cap, tl->n, sizeof(tl->ev[0]));
 		tl->ev[tl->n++] = ev;
 	}
-	free(line);
-	fclose(f);
+	free(all);
 	return 0;
 }
 

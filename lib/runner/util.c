@@ -75,9 +75,15 @@ void rn_grow(void *arr, size_t *cap, size_t n, size_t sz)
 	*cap = ncap;
 }
 
+/*
+ * Room for 8, then doubled at each power of two: linear in the pushes
+ * (a realloc of one more each time copies the array each time, as under
+ * ASan, and a stream of 20k CASE records took seconds).
+ */
 void rn_strv_push(char ***v, size_t *n, const char *s)
 {
-	*v = rn_xrealloc(*v, (*n + 1) * sizeof(**v));
+	if (!*n || (*n >= 8 && !(*n & (*n - 1))))
+		*v = rn_xrealloc(*v, (*n ? 2 * *n : 8) * sizeof(**v));
 	(*v)[(*n)++] = rn_xstrdup(s);
 }
 
@@ -172,13 +178,22 @@ uint64_t rn_mono_us(void)
 char *rn_read_file(const char *path, size_t *len)
 {
 	size_t n = 0, cap = 4096;
+	struct stat st;
 	char *buf;
 	ssize_t r;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put in the file's place does not block open. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
+	err = fstat(fd, &st) ? errno : !S_ISREG(st.st_mode) ? EINVAL :
+	      st.st_size > RN_READ_MAX ? EFBIG : 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return NULL;
+	}
 	buf = rn_xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
@@ -188,6 +203,11 @@ char *rn_read_file(const char *path, size_t *len)
 		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
+		/* Grown past the bound while read: no end in sight. */
+		if (r > 0 && n + r > RN_READ_MAX) {
+			r = -1;
+			errno = EFBIG;
+		}
 		if (r < 0) {
 			err = errno;
 			free(buf);
@@ -204,6 +224,15 @@ char *rn_read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+const char *rn_read_error(int err)
+{
+	if (err == EINVAL)
+		return "not a regular file (a FIFO, a device or a directory)";
+	if (err == EFBIG)
+		return "larger than the " RN_READ_MAX_TEXT " devpm reads";
+	return strerror(err);
 }
 
 int rn_write_all(int fd, const char *buf, size_t len)
@@ -227,138 +256,6 @@ int rn_write_all(int fd, const char *buf, size_t len)
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;
-}
-
-/* Why rn_write_file() failed (util.c links without libdevpm). */
-static char write_why[600];
-
-static int write_fail(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int write_fail(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(write_why, sizeof(write_why), fmt, ap);
-	va_end(ap);
-	return -err;
-}
-
-const char *rn_write_file_why(void)
-{
-	return write_why;
-}
-
-/*
- * As root, write only into a directory root owns that nobody else can
- * write (sticky excepted: others cannot replace our names there), as
- * rn_run_dir() asks of a run directory.
- */
-static int dir_ok(int dfd, const char *dir)
-{
-	struct stat st;
-
-	if (fstat(dfd, &st) < 0)
-		return write_fail(errno, "%s: %s", dir, strerror(errno));
-	if (geteuid() != 0)
-		return 0;
-	if (st.st_uid != 0)
-		return write_fail(EPERM, "%s belongs to uid %u; as root devpm writes only into a directory root owns: chown root it",
-				  dir, (unsigned int)st.st_uid);
-	if ((st.st_mode & 0022) && !(st.st_mode & S_ISVTX))
-		return write_fail(EPERM, "%s is writable by others (mode %04o); chmod go-w it",
-				  dir, (unsigned int)(st.st_mode & 07777));
-	return 0;
-}
-
-/*
- * name in dfd, not followed: absent (1), a file of ours nobody else can
- * write with one link (0), else refused (-EPERM, -ELOOP for a link).
- */
-static int name_ok(int dfd, const char *dir, const char *name)
-{
-	struct stat st;
-
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 1 : write_fail(errno, "%s/%s: %s",
-							dir, name,
-							strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return write_fail(ELOOP, "%s/%s is a symlink; remove it", dir,
-				  name);
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    st.st_nlink != 1 || (st.st_mode & 0022))
-		return write_fail(EPERM, "%s/%s is not a file of uid %u with one link that only it can write; remove it",
-				  dir, name, (unsigned int)geteuid());
-	return 0;
-}
-
-/* Create name in dfd, never through a link or over a file. */
-static int create_at(int dfd, const char *dir, const char *name)
-{
-	int fd, r;
-
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-	if (fd >= 0 || errno != EEXIST)
-		return fd >= 0 ? fd : write_fail(errno, "%s/%s: %s", dir,
-						 name, strerror(errno));
-	/* Left by a killed writer: ours to remove; a link or theirs: not. */
-	r = name_ok(dfd, dir, name);
-	if (r < 0)
-		return r;
-	if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
-		return write_fail(errno, "%s/%s: %s", dir, name,
-				  strerror(errno));
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-	return fd >= 0 ? fd : write_fail(errno, "%s/%s: %s", dir, name,
-					 strerror(errno));
-}
-
-int rn_write_file(const char *path, const char *buf, size_t len)
-{
-	char dir[4096], tmp[4096];
-	const char *base = strrchr(path, '/');
-	int dfd, fd, err;
-
-	write_why[0] = '\0';
-	if (strlen(path) + 5 > sizeof(tmp))
-		return write_fail(ENAMETOOLONG, "%.200s...: path too long",
-				  path);
-	if (!base)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s",
-			 base == path ? 1 : (int)(base - path), path);
-	base = base ? base + 1 : path;
-	if (!base[0])
-		return write_fail(EINVAL, "%s: not a file name", path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", base);
-	/* The directory as named (results/latest is a link); its files not. */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return write_fail(errno, "%s: %s", dir, strerror(errno));
-	err = dir_ok(dfd, dir);
-	if (!err)
-		err = name_ok(dfd, dir, base);
-	if (err < 0)
-		goto out;
-	fd = create_at(dfd, dir, tmp);
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
-	err = rn_write_all(fd, buf, len);
-	if (err)
-		write_fail(-err, "%s/%s: %s", dir, tmp, strerror(-err));
-	else if (renameat(dfd, tmp, dfd, base) < 0)
-		err = write_fail(errno, "%s: %s", path, strerror(errno));
-	if (err)
-		unlinkat(dfd, tmp, 0);
-out:
-	close(dfd);
-	return err < 0 ? err : 0;
 }
 
 void rn_buf_addn(struct rn_buf *b, const char *s, size_t n)

@@ -25,7 +25,10 @@ char *rn_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *arr (elements of size sz) so that index n fits; zeroes new room. */
 void rn_grow(void *arr, size_t *cap, size_t n, size_t sz);
 
-/* Append a copy of s to a string array. */
+/*
+ * Append a copy of s to a string array that rn_strv_push() made from
+ * NULL (its room follows from n: 8, then the next power of two).
+ */
 void rn_strv_push(char ***v, size_t *n, const char *s);
 void rn_strv_free(char **v, size_t n);
 
@@ -44,22 +47,21 @@ int rn_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* CLOCK_MONOTONIC in µs. */
 uint64_t rn_mono_us(void);
 
-/* Read a whole file into a NUL-terminated buffer; NULL with errno set. */
+/*
+ * Read a whole file into a NUL-terminated buffer; NULL with errno set.
+ * Only a regular file (else EINVAL: opened O_NONBLOCK, so a FIFO never
+ * hangs the reader) of at most RN_READ_MAX bytes (else EFBIG, also when
+ * it grows past that while read).  Every input devpm reads whole (a
+ * stream, summary.json, a KTAP file, a probe cache) comes through here.
+ */
+#define RN_READ_MAX		(256L << 20)
+#define RN_READ_MAX_TEXT	"256 MiB"
 char *rn_read_file(const char *path, size_t *len);
+/* What rn_read_file()'s errno means, for a message. */
+const char *rn_read_error(int err);
 
 /* Write all of buf to fd, fsync and close it: 0 or the first -errno. */
 int rn_write_all(int fd, const char *buf, size_t len);
-/*
- * Write buf to path atomically: <path>.tmp created relative to the
- * directory's descriptor (O_CREAT|O_EXCL|O_NOFOLLOW), fsync, renameat.
- * Refused: path or its .tmp a symlink or a file another user could write
- * (a .tmp of ours left by a killed writer is replaced), and as root a
- * directory not root's or writable by others.  0, or -errno with
- * rn_write_file_why() naming the file and the fix.
- */
-int rn_write_file(const char *path, const char *buf, size_t len);
-const char *rn_write_file_why(void);
-
 /* A growing text buffer. */
 struct rn_buf {
 	char *s;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sleep/sleep_cycle_cache.h"
+#include "core/path_trust.h"
 #include "core/sysfs.h"
 #include "state/journal.h"
 #include "trace/sleep_trace.h"
@@ -21,7 +22,8 @@
 static int cache_path(const char *name, const char *ext, char *buf,
 		      size_t len, char *dir, size_t dlen)
 {
-	const char *j = getenv("DEVPM_JOURNAL");
+	/* As root, only a journal path root alone can change (path_trust.h). */
+	const char *j = devpm_path_trust_env("DEVPM_JOURNAL");
 	char *slash;
 
 	snprintf(dir, dlen, "%s", j && j[0] == '/' ? j : devpm_journal_dir());

@@ -17,8 +17,9 @@
  * that is bound to that driver again already.
  *
  * Record format, one per line (no tabs or newlines inside fields):
- *   R <root>			first line: the sysfs root ("/": the real
- *				system) the records lie below
+ *   R <root>[\t<dev>:<ino>]	first line: the sysfs root ("/": the real
+ *				system) the records lie below; a tree's
+ *				with its device and inode
  *   W <path>\t<old value>	write old value back to path
  *   U <path>\t<value>		write value to path (undo of an instantiation)
  *   M <module>			unload module (we loaded it, or it came in
@@ -32,22 +33,31 @@
  * root the path inside the tree, the directory's links resolved, so that
  * a journal left by a run on a recorded tree never writes its values to
  * the real system, nor the reverse.  Restore acts only below <root>/sys of
- * the R line (without one, of the restoring process; configfs is below
- * /sys/kernel/config) and on a file in the journal directory itself (L of
- * a gadget's backing image): every path is opened with openat2
- * RESOLVE_BENEATH from there, the last part not followed.  Anything else
- * is refused with a line on stderr.  Before it restores, the owner ends
+ * the R line (configfs is below /sys/kernel/config) and on a file in the
+ * journal directory itself (L of a gadget's backing image): every path is
+ * opened with openat2 RESOLVE_BENEATH from there, the last part not
+ * followed.  The root is opened again by path_trust.h's rule and must be
+ * the very directory recorded (device and inode), else nothing is
+ * restored and the journal is kept (-EPERM).  Anything else is refused
+ * with a line on stderr.  A journal that is not empty and does not start
+ * with the R line is not a journal: refused, never emptied.  A line with
+ * a NUL byte is invalid.  Before it restores, the owner ends
  * every process of the sessions the P records name.  Invalid lines and a
  * last line without '\n' (a record cut by a crash) are reported on stderr
  * ("devpm: journal line N invalid, not restored: ...", untrusted bytes as
  * \xNN, the first 5 then a count) and skipped.
  *
  * The journal directory must belong to the user running devpm and not be
- * group- or world-writable; it, the journal and the lock are opened
- * without following a symlink (else -EPERM naming it).  One run per sysfs
- * root: the owner flocks the root directory itself (/sys for the real
- * system), whatever its journal directory, and also <dir>/lock (holder's
- * pid inside) so that two roots never share a journal.
+ * group- or world-writable, on a path that passes path_trust.h's rule (as
+ * root DEVPM_JOURNAL_DIR and DEVPM_JOURNAL are ignored, with a line, when
+ * they do not); it, the journal and the lock are opened without following
+ * a symlink (else -EPERM naming it).  A lock file holding anything but a
+ * pid is refused, not overwritten.  One run per sysfs root: the owner
+ * flocks the root directory itself (/sys for the real system), whatever
+ * its journal directory, and, while it restores, the root the journal
+ * recorded too (a restore from another root waits for a run on that
+ * one); also <dir>/lock (holder's pid inside) so that two roots never
+ * share a journal.
  *
  * The runner holds the lock; test programs it starts append to the same file
  * (DEVPM_JOURNAL in their environment).  A test program started by hand takes
@@ -59,6 +69,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "state/journal_undo.h"
+#include "state/knob.h"
 
 /* Default directory: /run/devpm (DEVPM_JOURNAL_DIR overrides). */
 const char *devpm_journal_dir(void);
@@ -114,31 +127,13 @@ int devpm_journal_restore_since(off_t mark);
 int devpm_journal_restore_all(void);
 
 /*
- * Write a PM knob: journal its old value (first write only), then write.
- * Writing the value it already has does nothing (no record, no write).
- * A choice list ("s2idle [deep]") is journaled as the chosen word, an
- * unset driver_override ("(null)") as empty.  An empty value is written as
- * "\n" (sysfs ignores an empty write).
- * Refuses (-EPERM, devpm_error() says why) a knob of a device on the path
- * of a mounted filesystem unless --allow-disk (safety.h); the device is the
- * path before /power/, else the knob's directory.
+ * Append one record (a whole line, '\n' included) and fsync, attaching
+ * first when no journal is open: for knob.c and journal_undo.c.
  */
-int devpm_knob_write(const char *kpath, const char *val);
-int devpm_knob_write_long(const char *kpath, long val);
+int devpm_journal_append(const char *rec);
 
-/*
- * The same for a knob whose path is built first, checked for length:
- * devpm_knob_writef("auto", "%s/power/control", d->path).  -ENAMETOOLONG
- * (devpm_error() names the start of the path) when it does not fit.
- */
-int devpm_knob_writef(const char *val, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Record an undo action after instantiating something. */
-int devpm_journal_undo_write(const char *kpath, const char *val);
-int devpm_journal_undo_module(const char *module);
-int devpm_journal_undo_rmdir(const char *kpath);
-int devpm_journal_undo_unlink(const char *kpath);
+/* Is there a "W <path>\t" record since the last mark? */
+bool devpm_journal_recorded(const char *path);
 
 /*
  * Runner: record a test program it started as the leader of a session of

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_journal.c - the journal's reading of its own file (lib/state/journal.c,
- * as `devpm restore` reads what a killed run left).
+ * fuzz_journal.c - the journal's reading of its own file
+ * (lib/state/journal_restore.c, as `devpm restore` reads what a killed run
+ * left).
  *
- * lib/state/journal.c has no parse function apart from the restore: each
- * record is checked and carried out in one step (restore_record()).  So
+ * Each record is checked and carried out in one step (restore_record()
+ * in lib/state/journal_restore.c): there is no parse apart.  So
  * this harness goes through the public devpm_journal_restore_all(), which
  * executes what it parses, and confines it:
  *   - as root it first becomes nobody (65534): no module is unloaded, no
  *     file but its own is written, unlinked or removed;
  *   - every record's path is moved under a scratch directory of its own,
  *     and a record whose path holds ".." is dropped, so that even
- *     nobody's writable files (/proc/self/..., /dev/...) are not touched.
+ *     nobody's writable files (/proc/self/..., /dev/...) are not touched;
+ *   - the journal opens with the line of that scratch tree (its device
+ *     and inode), the sysfs root of the harness: "W /sys/x" records are
+ *     carried out in the tree.
  * The record syntax (type letter, space, '/', tab, value, newline, a cut
  * last line) is fuzzed all the same.
  */
@@ -22,10 +26,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "core/sysfs.h"
 #include "state/journal.h"
 #include "fuzz.h"
 
-static char scratch[64], journal[128];
+static char scratch[64], journal[128], header[256];
 
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
@@ -46,6 +51,7 @@ static void cleanup(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char path[128];
+	struct stat st;
 	int fd;
 
 	(void)argc;
@@ -66,11 +72,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/t", scratch);
 	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/t/knob", scratch);
+	snprintf(path, sizeof(path), "%s/t/sys", scratch);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/t/sys/t", scratch);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/t/sys/t/knob", scratch);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd >= 0)
 		close(fd);
 	snprintf(journal, sizeof(journal), "%s/j/journal", scratch);
+	snprintf(path, sizeof(path), "%s/t", scratch);
+	if (devpm_set_sysfs_root(path) || stat(path, &st)) {
+		fprintf(stderr, "fuzz_journal: %s: %s\n", path, devpm_error());
+		exit(2);
+	}
+	snprintf(header, sizeof(header), "R %s\t%llu:%llu\n", devpm_sysfs_root(),
+		 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 	snprintf(path, sizeof(path), "%s/j", scratch);
 	setenv("DEVPM_JOURNAL_DIR", path, 1);
 	return 0;
@@ -116,7 +133,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	n = confine(text, out);
 	fd = open(journal, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, out, n) != (ssize_t)n) {
+	if (fd < 0 || write(fd, header, strlen(header)) != (ssize_t)strlen(header) ||
+	    write(fd, out, n) != (ssize_t)n) {
 		fprintf(stderr, "fuzz_journal: %s: %s\n", journal,
 			strerror(errno));
 		abort();
