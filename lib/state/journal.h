@@ -60,7 +60,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Default directory: /run/devpm (DEVPM_JOURNAL_DIR overrides). */
+/*
+ * Default directory: /run/devpm as root, else $XDG_RUNTIME_DIR/devpm or
+ * /tmp/devpm-<uid> (DEVPM_JOURNAL_DIR overrides).
+ */
 const char *devpm_journal_dir(void);
 
 /*
