@@ -8,8 +8,12 @@
 # qemu-device.yaml: LAVA boots the image, clones the test definition from
 # a bare clone of this repository's HEAD (commit first), runs it, and
 # every case of the suites must come back as a LAVA test case that
-# passed, each metric with its measurement and units.  Exit 1 on a
-# failure, 2 on a setup problem.  Hold /tmp/devpm-qemu.lock.
+# passed, each metric with its measurement and units, and the names LAVA
+# recorded must be exactly those of the run's summary.json (the job asks
+# devpm-lava.sh for it in the log; tests/lava_names.py).  build/lava/
+# names.txt puts each of summary.json's cases and metrics next to its
+# LAVA name.  Exit 1 on a failure, 2 on a setup problem.  Hold
+# /tmp/devpm-qemu.lock.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 O=build
@@ -41,7 +45,7 @@ git clone -q --bare . "$W/devpm.git" || die "git clone of this repository failed
 sed -e "s|@KERNEL@|file://$W/img/bzImage|" \
     -e "s|@INITRD@|file://$W/img/initrd|" \
     -e "s|@REPO@|$W/devpm.git|" -e "s|@SUITES@|$SUITES|g" \
-	lava/qemu-job.yaml >"$W/job.yaml"
+    -e "s|@SUMMARY@|1|" lava/qemu-job.yaml >"$W/job.yaml"
 
 # LAVA's schemas: both job templates (hw-job.yaml with stand-in values:
 # it cannot run here) and the device configuration.
@@ -95,6 +99,38 @@ grep -q '"definition": "0_devpm".*"units": "\(us\|ms\)"' "$W/results.log" ||
 	{ echo "  FAIL lava: no measurement with units us or ms"; fail=1; }
 grep -q '"case": "job", "definition": "lava", "result": "pass"' \
 	"$W/results.log" || { echo "  FAIL lava: the LAVA job did not pass (lava-run exit $rc; log: $W/lava.log)"; fail=1; }
+# The names LAVA recorded and the run's summary.json from the log.
+python3 - "$W/lava.log" "$W/summary.json" "$W/names" <<'EOP'
+import sys
+import yaml
+summary, names = [], []
+for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
+    if not line.startswith('- '):
+        continue
+    try:
+        rec = yaml.safe_load(line[2:])
+    except yaml.YAMLError:
+        continue
+    if not isinstance(rec, dict):
+        continue
+    msg = rec.get('msg')
+    if rec.get('lvl') == 'target' and isinstance(msg, str) and \
+            msg.startswith('devpm-summary: '):
+        summary.append(msg[len('devpm-summary: '):])
+    if rec.get('lvl') == 'results' and isinstance(msg, dict) and \
+            msg.get('definition') == '0_devpm':
+        names.append(str(msg.get('case')))
+open(sys.argv[2], 'w').write('\n'.join(summary) + '\n')
+open(sys.argv[3], 'w').write('\n'.join(names) + '\n')
+EOP
+if out=$(python3 tests/lava_names.py "$W/summary.json" "$W/names" 2>&1); then
+	echo "  ok   lava: the names LAVA recorded are summary.json's cases and metrics ($(grep -c . "$W/names") names)"
+else
+	echo "$out" | sed 's/^/  /'
+	echo "  FAIL lava: the names LAVA recorded are not summary.json's (log: $W/lava.log)"
+	fail=1
+fi
+python3 tests/lava_names.py --table "$W/summary.json" >"$W/names.txt" || true
 n=$(grep -c '"definition": "0_devpm"' "$W/results.log")
 [ $fail = 0 ] &&
 	echo "  ok   lava: lava-run booted the image, $n devpm test cases ($meas with measurements), all of $SUITES passed; $t s"

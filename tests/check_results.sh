@@ -104,6 +104,8 @@ if [ -n "$run" ]; then
 		"$kunit" "$run/results.ktap"
 	ok "$run/summary.json format" python3 tests/summary_check.py "$run/summary.json"
 	ok "$run/lava.sh calls lava-test-case right" lava "$run/lava.sh" "$tmp/run-lava.log"
+	ok "$run/lava.sh names are summary.json's cases and metrics" python3 \
+		tests/lava_names.py "$run/summary.json" "$tmp/run-lava.log"
 	echo "check_results: $run: $((checks - fails)) of $checks checks passed"
 	[ $fails -eq 0 ]
 	exit
@@ -161,8 +163,16 @@ bad "summary_check rejects no format version" python3 tests/summary_check.py \
 # lava.sh: 13 results (as in junit.xml) and 2 measurements.
 ok "lava.sh calls lava-test-case right" lava "$res/lava.sh" "$tmp/lava.log"
 ok "lava.sh records every case and metric" sh -c \
-	'[ "$(wc -l <"$0")" -eq 15 ] && grep -qx devpm.pci.rt.idle.0000_00_01.0.suspend_us "$0"' \
+	'[ "$(wc -l <"$0")" -eq 15 ] && grep -qx devpm.pci.rt.idle.0000_00_01_0.suspend_us "$0"' \
 	"$tmp/lava.log"
+ok "lava.sh names are summary.json's cases and metrics" python3 \
+	tests/lava_names.py "$res/summary.json" "$tmp/lava.log"
+sed '$d' "$tmp/lava.log" >"$tmp/lava-short.log"
+bad "lava_names rejects a name missing" python3 tests/lava_names.py \
+	"$res/summary.json" "$tmp/lava-short.log"
+sed 's/0000_00_01_0/0000_00_01.0/' "$tmp/lava.log" >"$tmp/lava-dot.log"
+bad "lava_names rejects a device's dot kept" python3 tests/lava_names.py \
+	"$res/summary.json" "$tmp/lava-dot.log"
 sed 's/devpm.pci.rt.idle /devpm.pci.rt.idle:x /' "$res/lava.sh" >"$tmp/bad-lava.sh"
 bad "lava-test-case stand-in rejects a bad name" lava "$tmp/bad-lava.sh" /dev/null
 sed 's/--units us/--units seconds/' "$res/lava.sh" >"$tmp/bad-units.sh"
