@@ -7,9 +7,9 @@
 # (lib/runner/output_lava.c: devpm.<suite>.<program>.<case>, each metric
 # ...<case>.<device>.<metric> with --measurement and --units).  devpm's
 # own output (progress, KTAP) goes to the job's log.  With
-# DEVPM_LAVA_SUMMARY=1 the run's summary.json follows, each line prefixed
-# "devpm-summary: ", for lava/check.sh to compare the names LAVA recorded
-# with.  POSIX sh (busybox in devpm's image).  Without lava-test-case (run
+# DEVPM_LAVA_SUMMARY=1 the run's summary.json follows in base64, each line
+# prefixed "devpm-summary: ", for lava/check.sh to compare the names LAVA
+# recorded with.  POSIX sh (busybox in devpm's image).  Without lava-test-case (run
 # by hand) the calls are printed.
 set -u
 devpm=${1:-devpm}
@@ -38,6 +38,10 @@ if ! command -v lava-test-case >/dev/null; then
 		chmod +x "$out/.bin/lava-test-case" && PATH=$out/.bin:$PATH
 fi
 sh "$run/lava.sh"
-[ "${DEVPM_LAVA_SUMMARY:-}" = 1 ] && sed 's/^/devpm-summary: /' "$run/summary.json"
+# base64: LAVA's log escapes what a line holds.
+if [ "${DEVPM_LAVA_SUMMARY:-}" = 1 ]; then
+	{ base64 <"$run/summary.json" 2>/dev/null ||
+	  busybox base64 <"$run/summary.json"; } | sed 's/^/devpm-summary: /'
+fi
 echo "devpm-lava: devpm run exited $rc; results in $run"
 exit 0
