@@ -77,7 +77,7 @@ HDRS		:= $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h) \
 		   lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
-	check-kselftest \
+	check-kselftest check-bisect qemu-check-bisect \
 	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 qemu-lost install clean \
 	bench-audit qemu-bench \
 	headers fixtures emit_tests run_tests ksft-runner
@@ -194,6 +194,17 @@ lint: $(KTREE_STAMP) all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 # summary.json's format; each with a broken file that must be refused.
 check-results: $(O)/devpm $(KUNIT)/kunit_parser.py
 	@sh tests/check_results.sh $(O) $(KUNIT)
+
+# qemu/bisect.sh, one step of `git bisect run` (docs/bisect.md): its exit
+# codes 0/1/125/255 from recorded runs and kernel trees that do not build
+# (check-bisect); in QEMU, a stand-in kernel tree whose build hands over
+# Debian's kernel must be good and one whose bzImage is cut short skipped
+# (qemu-check-bisect, ~1 min under TCG).
+check-bisect: $(O)/devpm
+	@bash tests/check_bisect.sh $(O)
+
+qemu-check-bisect: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
+	@bash tests/check_bisect.sh $(O) --qemu
 
 # The kselftest tree of `make install INSTALL_PATH=` as its users meet
 # it: run_kselftest.sh -c devpm runs every program, as a user who is not
@@ -353,12 +364,14 @@ qemu-bench: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(BENCH_PROG_BIN)
 # After the QEMU runs, their own result files pass the same checks: the
 # devpm run's and the hang self-test's (a guest killed mid-case); then the
 # verdict rules' planted bugs (its run becomes results/latest).
-check: check-unit lint check-results check-kselftest fuzz check-deb qemu-check
+check: check-unit lint check-results check-kselftest check-bisect fuzz \
+	check-deb qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 	@$(MAKE) --no-print-directory qemu-planted
 	@$(MAKE) --no-print-directory qemu-s3
 	@$(MAKE) --no-print-directory qemu-lost
+	@$(MAKE) --no-print-directory qemu-check-bisect
 
 # The LAVA files (lava/) run by Debian's lava-run on this machine; not
 # part of check (minutes of TCG; see lava/check.sh).
