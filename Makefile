@@ -385,7 +385,8 @@ check-report: all
 
 # The Debian package (debian/), built from a copy of the tree under
 # $(O)/deb so that dpkg-buildpackage leaves the tree as it was, then
-# lintian: no errors allowed.
+# lintian --pedantic: no tag of any level allowed; then what the packages
+# hold and the autopkgtests of debian/tests (tests/check_deb.sh).
 DEB_VERSION	= $(shell dpkg-parsechangelog -l debian/changelog -S Version)
 
 check-deb: deps
@@ -398,9 +399,9 @@ check-deb: deps
 		>../build.log 2>&1 || \
 		{ tail -20 ../build.log; echo "devpm: dpkg-buildpackage failed; log in $(O)/deb/build.log" >&2; exit 1; }
 	@cd $(O)/deb && ls *.deb | sed 's/^/  built   /'
-	@cd $(O)/deb && lintian --fail-on error --suppress-tags \
-		bad-distribution-in-changes-file *.changes
-	@sh tests/check_deb.sh $(O)/deb
+	@cd $(O)/deb && lintian --pedantic --fail-on error,warning,info,pedantic \
+		--suppress-tags bad-distribution-in-changes-file *.changes
+	@sh tests/check_deb.sh $(O)/deb $(O)/deb/devpm-$(DEB_VERSION)
 
 # kselftest (tools/testing/selftests/Makefile and lib.mk): the collection
 # is $(COLLECTION), as run_kselftest.sh -c names it (kselftest-list.txt's
