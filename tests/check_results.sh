@@ -178,5 +178,21 @@ bad "lava-test-case stand-in rejects a bad name" lava "$tmp/bad-lava.sh" /dev/nu
 sed 's/--units us/--units seconds/' "$res/lava.sh" >"$tmp/bad-units.sh"
 bad "lava-test-case stand-in rejects unknown units" lava "$tmp/bad-units.sh" /dev/null
 
+# The same run with its plan (tests/results/plan.stream: PLAN records
+# first, and a program, scsi/after, and the final re-check the crash left
+# unstarted): every planned case is in every file, the 3 more not run.
+"$build/devpm" collect tests/results/plan.stream --output "$tmp/plan" \
+	--crash "Kernel panic - not syncing: Fatal exception" >"$tmp/collect" 2>&1
+pl=$tmp/plan/latest
+ok "plan: junit.xml valid, 16 testcases of which 8 errors" sh -c \
+	'xmllint --noout --schema "$0" "$1" && grep -q "<testsuites name=\"devpm\" tests=\"16\" failures=\"3\" errors=\"8\"" "$1"' \
+	"$xsd" "$pl/junit.xml"
+ok "plan: kunit_parser counts the 16 planned results" python3 tests/kunit_check.py \
+	"$kunit" "$pl/results.ktap" passed=3 failed=10 skipped=3
+ok "plan: summary.json has the 7 not run" python3 tests/summary_check.py \
+	"$pl/summary.json" not_run=7
+bad "plan: kunit_check rejects the counts without the plan" python3 tests/kunit_check.py \
+	"$kunit" "$pl/results.ktap" passed=3 failed=7 skipped=3
+
 echo "check_results: $((checks - fails)) of $checks checks passed"
 [ $fails -eq 0 ]
