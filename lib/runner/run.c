@@ -718,7 +718,8 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 			       (int)rn_interrupted, sigabbrev_np(rn_interrupted) ?: "?");
 	}
 	devpm_baseline_free(&bl);
-	code = rn_exit_code(rs.st.run);
+	/* Interrupted, the plan's rest is not run: DONE reports it so. */
+	code = rn_interrupted ? RN_EXIT_FAIL : rn_exit_code(rs.st.run);
 	rn_stream_emit(&rs.st, "DONE %" PRIu64 " %d", rn_mono_us(), code);
 	if (rs.kmsg)
 		devpm_kmsg_close(rs.kmsg);
