@@ -4,7 +4,8 @@
 #
 #   make            build build/devpm, build/libdevpm.a and build/suites/*/*
 #   make check      unit tests (ASan+UBSan), checkpatch, result formats,
-#                   fuzzing (bounded), then every suite in QEMU
+#                   the kselftest tree, fuzzing (bounded), the Debian
+#                   package, then every suite in QEMU
 #   make fuzz       the libFuzzer harnesses, FUZZ_TIME seconds each (clang)
 #   make qemu       build the QEMU image and run every suite in it (SUITES=...)
 #   make deps       install missing Debian packages (root) or print the line
@@ -13,7 +14,8 @@
 #   make install INSTALL_PATH=DIR
 #                   a kselftest tree: DIR/run_kselftest.sh runs the programs
 #   make emit_tests, make run_tests
-#                   the kselftest lib.mk targets (COLLECTION=devpm)
+#                   the kselftest lib.mk targets (COLLECTION=devpm:
+#                   run_kselftest.sh -c devpm runs every suite)
 
 CC		?= cc
 PKG_CONFIG	?= pkg-config
@@ -75,6 +77,7 @@ HDRS		:= $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h) \
 		   lib/runner/*.h tests/*.h suites/*/*.h)
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
+	check-kselftest check-bisect qemu-check-bisect \
 	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 qemu-lost install clean \
 	bench-audit qemu-bench \
 	headers fixtures emit_tests run_tests ksft-runner
@@ -192,6 +195,24 @@ lint: $(KTREE_STAMP) all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 # summary.json's format; each with a broken file that must be refused.
 check-results: $(O)/devpm $(KUNIT)/kunit_parser.py
 	@sh tests/check_results.sh $(O) $(KUNIT)
+
+# qemu/bisect.sh, one step of `git bisect run` (docs/bisect.md): its exit
+# codes 0/1/125/255 from recorded runs and kernel trees that do not build
+# (check-bisect); in QEMU, a stand-in kernel tree whose build hands over
+# Debian's kernel must be good and one whose bzImage is cut short skipped
+# (qemu-check-bisect, ~1 min under TCG).
+check-bisect: $(O)/devpm
+	@bash tests/check_bisect.sh $(O)
+
+qemu-check-bisect: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
+	@bash tests/check_bisect.sh $(O) --qemu
+
+# The kselftest tree of `make install INSTALL_PATH=` as its users meet
+# it: run_kselftest.sh -c devpm runs every program, as a user who is not
+# root too (a scratch system user), TAP parsed by kunit.py; 0755 scripts;
+# each program's -l and -h; with its negative controls.  Needs root.
+check-kselftest: all $(KSFT_RUNNER_STAMP) $(KUNIT)/kunit_parser.py
+	@sh tests/check_kselftest.sh $(O) $(KUNIT)
 
 # libFuzzer harnesses (tests/fuzz/): the readers of JSON, KTAP, the record
 # stream and the journal, built with clang, ASan and UBSan, each run
@@ -344,12 +365,14 @@ qemu-bench: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(BENCH_PROG_BIN)
 # After the QEMU runs, their own result files pass the same checks: the
 # devpm run's and the hang self-test's (a guest killed mid-case); then the
 # verdict rules' planted bugs (its run becomes results/latest).
-check: check-unit lint check-results fuzz check-deb qemu-check
+check: check-unit lint check-results check-kselftest check-bisect fuzz \
+	check-deb qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 	@$(MAKE) --no-print-directory qemu-planted
 	@$(MAKE) --no-print-directory qemu-s3
 	@$(MAKE) --no-print-directory qemu-lost
+	@$(MAKE) --no-print-directory qemu-check-bisect
 
 # The LAVA files (lava/) run by Debian's lava-run on this machine; not
 # part of check (minutes of TCG; see lava/check.sh).
@@ -363,7 +386,8 @@ check-report: all
 
 # The Debian package (debian/), built from a copy of the tree under
 # $(O)/deb so that dpkg-buildpackage leaves the tree as it was, then
-# lintian: no errors allowed.
+# lintian --pedantic: no tag of any level allowed; then what the packages
+# hold and the autopkgtests of debian/tests (tests/check_deb.sh).
 DEB_VERSION	= $(shell dpkg-parsechangelog -l debian/changelog -S Version)
 
 check-deb: deps
@@ -376,20 +400,27 @@ check-deb: deps
 		>../build.log 2>&1 || \
 		{ tail -20 ../build.log; echo "devpm: dpkg-buildpackage failed; log in $(O)/deb/build.log" >&2; exit 1; }
 	@cd $(O)/deb && ls *.deb | sed 's/^/  built   /'
-	@cd $(O)/deb && lintian --fail-on error --suppress-tags \
-		bad-distribution-in-changes-file *.changes
-	@sh tests/check_deb.sh $(O)/deb
+	@cd $(O)/deb && lintian --pedantic --fail-on error,warning,info,pedantic \
+		--suppress-tags bad-distribution-in-changes-file *.changes
+	@sh tests/check_deb.sh $(O)/deb $(O)/deb/devpm-$(DEB_VERSION)
 
-# kselftest (tools/testing/selftests/Makefile and lib.mk): each suite is
-# the collection $(COLLECTION)/<suite>; emit_tests prints its
-# kselftest-list.txt lines, install INSTALL_PATH=DIR writes the programs,
-# a `settings` file per collection and the kernel's run_kselftest.sh and
-# kselftest/ (when DIR has none yet), and merges kselftest-list.txt.
-# runner.sh reads `settings` per directory, so a suite's timeout is the
-# largest --needs timeout_s of its programs.
+# kselftest (tools/testing/selftests/Makefile and lib.mk): the collection
+# is $(COLLECTION), as run_kselftest.sh -c names it (kselftest-list.txt's
+# "collection:test", the directory runner.sh runs the tests in), so
+# `run_kselftest.sh -c devpm` runs every suite.  Each program is the test
+# <suite>_<program> (errors is a program of async and of scsi: runner.sh
+# names a test by its basename).  emit_tests prints its kselftest-list.txt
+# lines; install INSTALL_PATH=DIR writes the programs, the collection's
+# `settings` (runner.sh reads one per directory: timeout = the largest
+# --needs timeout_s of the programs) and the kernel's run_kselftest.sh and
+# kselftest/ (when DIR has none yet; 0755, so any user may run them), and
+# merges kselftest-list.txt.  KSFT_LINK=DIR installs each program as a
+# symlink to DIR/<suite>/<program> instead (the Debian package's tree).
 KSFT_PROGS	:= $(foreach f,$(SUITE_SRC),$(word 2,$(subst /, ,$(f))):$(basename $(notdir $(f))))
 KSFT_SUITES	:= $(sort $(foreach p,$(KSFT_PROGS),$(firstword $(subst :, ,$(p)))))
+KSFT_NAMES	:= $(subst :,_,$(KSFT_PROGS))
 KSFT_RUNNER_STAMP := $(if $(KSRC),,$(KTREE)/.ksft-runner)
+KSFT_LINK	?=
 
 ksft-runner: $(KSFT_RUNNER_STAMP)
 
@@ -404,33 +435,38 @@ $(KTREE)/.ksft-runner: $(KTREE_STAMP)
 	@touch $@
 
 emit_tests:
-	@$(foreach p,$(KSFT_PROGS),echo "$(COLLECTION)/$(p)";)
+	@$(foreach t,$(KSFT_NAMES),echo "$(COLLECTION):$(t)";)
 
 ifneq ($(INSTALL_PATH),)
 install: all $(KSFT_RUNNER_STAMP)
 	@echo "  INSTALL kselftest tree in $(INSTALL_PATH)"
-	@set -e; for s in $(KSFT_SUITES); do \
-		d=$(INSTALL_PATH)/$(COLLECTION)/$$s; t=0; \
-		install -d $$d; \
+	@set -e; d=$(INSTALL_PATH)/$(COLLECTION); t=0; install -d $$d; \
+	for s in $(KSFT_SUITES); do \
+		[ -d $$d/$$s ] && rm -rf $$d/$$s; \
 		for p in $(O)/suites/$$s/*; do \
-			install -m 755 $$p $$d/; \
+			n=$${s}_$$(basename $$p); \
+			if [ -n "$(KSFT_LINK)" ]; then \
+				ln -sfn $(KSFT_LINK)/$$s/$$(basename $$p) $$d/$$n; \
+			else \
+				install -m 755 $$p $$d/$$n; \
+			fi; \
 			n=$$($$p --needs | sed -n 's/^# NEEDS timeout_s: *//p'); \
 			[ "$${n:-0}" -gt $$t ] && t=$$n; \
 		done; \
-		{ echo "# the largest timeout_s of the programs' --needs"; \
-		  echo "timeout=$$t"; } >$$d/settings; \
-	done
+	done; \
+	{ echo "# the largest timeout_s of the programs' --needs"; \
+	  echo "timeout=$$t"; } >$$d/settings; chmod 644 $$d/settings
 	@set -e; if [ ! -e $(INSTALL_PATH)/run_kselftest.sh ]; then \
 		install -d $(INSTALL_PATH)/kselftest; \
-		install -m 744 $(KSFT)/kselftest/module.sh \
+		install -m 755 $(KSFT)/kselftest/module.sh \
 			$(KSFT)/kselftest/runner.sh \
 			$(KSFT)/kselftest/prefix.pl $(INSTALL_PATH)/kselftest/; \
-		install -m 744 $(KSFT)/run_kselftest.sh $(INSTALL_PATH)/; \
+		install -m 755 $(KSFT)/run_kselftest.sh $(INSTALL_PATH)/; \
 	fi
 	@list=$(INSTALL_PATH)/kselftest-list.txt; \
-	{ grep -v '^$(COLLECTION)/' $$list 2>/dev/null || true; \
+	{ grep -v '^$(COLLECTION)[/:]' $$list 2>/dev/null || true; \
 	  $(MAKE) -s --no-print-directory emit_tests; } >$$list.tmp && \
-	mv $$list.tmp $$list
+	mv $$list.tmp $$list && chmod 644 $$list
 else
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/devpm/suites \
@@ -443,12 +479,13 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devpm
 endif
 
-# lib.mk's run_tests: the installed tree, run by the kernel's runner.
+# lib.mk's run_tests: the installed tree, run by the kernel's runner
+# (SUITES=: their programs only).
 run_tests: all
 	@$(MAKE) -s --no-print-directory install \
 		INSTALL_PATH=$(abspath $(O))/kselftest
 	@cd $(O)/kselftest && ./run_kselftest.sh \
-		$(foreach s,$(SUITES),-c $(COLLECTION)/$(s))
+		$(if $(SUITES),$(foreach t,$(filter $(addsuffix _%,$(SUITES)),$(KSFT_NAMES)),-t $(COLLECTION):$(t)),-c $(COLLECTION))
 
 clean:
 	rm -rf $(O) fixtures/devpm_mock/devpm_mock.ko

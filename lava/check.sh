@@ -8,8 +8,12 @@
 # qemu-device.yaml: LAVA boots the image, clones the test definition from
 # a bare clone of this repository's HEAD (commit first), runs it, and
 # every case of the suites must come back as a LAVA test case that
-# passed, each metric with its measurement and units.  Exit 1 on a
-# failure, 2 on a setup problem.  Hold /tmp/devpm-qemu.lock.
+# passed, each metric with its measurement and units, and the names LAVA
+# recorded must be exactly those of the run's summary.json (the job asks
+# devpm-lava.sh for it in the log; tests/lava_names.py).  build/lava/
+# names.txt puts each of summary.json's cases and metrics next to its
+# LAVA name.  Exit 1 on a failure, 2 on a setup problem.  Hold
+# /tmp/devpm-qemu.lock.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 O=build
@@ -41,7 +45,7 @@ git clone -q --bare . "$W/devpm.git" || die "git clone of this repository failed
 sed -e "s|@KERNEL@|file://$W/img/bzImage|" \
     -e "s|@INITRD@|file://$W/img/initrd|" \
     -e "s|@REPO@|$W/devpm.git|" -e "s|@SUITES@|$SUITES|g" \
-	lava/qemu-job.yaml >"$W/job.yaml"
+    -e "s|@SUMMARY@|1|" lava/qemu-job.yaml >"$W/job.yaml"
 
 # LAVA's schemas: both job templates (hw-job.yaml with stand-in values:
 # it cannot run here) and the device configuration.
@@ -79,12 +83,16 @@ t=$(($(date +%s) - t0))
 # lava-run logs YAML: results are the lines of level "results".
 grep '"lvl": "results"' "$W/lava.log" >"$W/results.log"
 fail=0
-want=$(build/devpm list $(printf -- '--suite %s ' $SUITES) |
-	awk '/^[^ ]/ { split($1, p, "/"); prog = p[1] "." p[2]; next }
-	     /^    (needs |cannot)/ { next }
-	     /^    / { print prog "." $1 }')
+# Each case devpm lists, by its LAVA name (output_lava.c): every part's
+# characters but [A-Za-z0-9_-] made '_'.
+want=$(for p in "$B"/suites/*/*; do
+	s=$(basename "$(dirname "$p")")
+	case " $SUITES " in *" $s "*) ;; *) [ -n "$SUITES" ] && continue ;; esac
+	for c in $("$p" --list); do
+		echo "devpm.$s.$(basename "$p").$(echo "$c" | sed 's/[^A-Za-z0-9_-]/_/g')"
+	done
+done)
 for c in $want; do
-	c=$(echo "$c" | sed 's/[^A-Za-z0-9_.-]/_/g')
 	grep "\"case\": \"$c\", \"definition\": \"0_devpm\"" "$W/results.log" |
 		grep -q '"result": "pass"' ||
 		{ echo "  FAIL lava: no passed test case $c"; fail=1; }
@@ -95,6 +103,38 @@ grep -q '"definition": "0_devpm".*"units": "\(us\|ms\)"' "$W/results.log" ||
 	{ echo "  FAIL lava: no measurement with units us or ms"; fail=1; }
 grep -q '"case": "job", "definition": "lava", "result": "pass"' \
 	"$W/results.log" || { echo "  FAIL lava: the LAVA job did not pass (lava-run exit $rc; log: $W/lava.log)"; fail=1; }
+# The names LAVA recorded and the run's summary.json from the log.
+python3 - "$W/lava.log" "$W/summary.json" "$W/names" <<'EOP'
+import base64
+import sys
+import yaml
+summary, names = [], []
+for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
+    line = line[2:] if line.startswith('- ') else line
+    try:
+        rec = yaml.safe_load(line)
+    except yaml.YAMLError:
+        continue
+    if not isinstance(rec, dict):
+        continue
+    msg = rec.get('msg')
+    if rec.get('lvl') == 'target' and isinstance(msg, str) and \
+            msg.startswith('devpm-summary: '):
+        summary.append(msg[len('devpm-summary: '):].strip())
+    if rec.get('lvl') == 'results' and isinstance(msg, dict) and \
+            msg.get('definition') == '0_devpm':
+        names.append(str(msg.get('case')))
+open(sys.argv[2], 'wb').write(base64.b64decode(''.join(summary)))
+open(sys.argv[3], 'w').write('\n'.join(names) + '\n')
+EOP
+if out=$(python3 tests/lava_names.py "$W/summary.json" "$W/names" 2>&1); then
+	echo "  ok   lava: the names LAVA recorded are summary.json's cases and metrics ($(grep -c . "$W/names") names)"
+else
+	echo "$out" | sed 's/^/  /'
+	echo "  FAIL lava: the names LAVA recorded are not summary.json's (log: $W/lava.log)"
+	fail=1
+fi
+python3 tests/lava_names.py --table "$W/summary.json" >"$W/names.txt" || true
 n=$(grep -c '"definition": "0_devpm"' "$W/results.log")
 [ $fail = 0 ] &&
 	echo "  ok   lava: lava-run booted the image, $n devpm test cases ($meas with measurements), all of $SUITES passed; $t s"

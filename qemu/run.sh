@@ -438,27 +438,39 @@ summary() { # title
 }
 
 # ksft_check: the kselftest tree of `make install INSTALL_PATH=` run by
-# the kernel's run_kselftest.sh in the guest (one collection,
-# KSFT_COLLECTION, default devpm/i2c: cheap), its TAP parsed by the
-# kernel's kunit.py (KUNIT_PY).  Every program of the collection must be
-# in the TAP and pass.  Sets KSFT_OK.
+# the kernel's run_kselftest.sh in the guest (KSFT_TESTS, default
+# devpm:i2c_controller: cheap, as -t; or KSFT_COLLECTION=devpm, all of
+# them, as -c), its TAP parsed by the kernel's kunit.py (KUNIT_PY).
+# Every program selected must be in the TAP and pass.  Sets KSFT_OK.
 ksft_check() {
-	local coll=${KSFT_COLLECTION:-devpm/i2c} want t0 parsed ran passed cases
+	local coll tests=${KSFT_TESTS:-devpm:i2c_controller} want t0 parsed ran passed cases t
+	local list=$B/kselftest/kselftest-list.txt
 	KSFT_OK=0
-	want=$(grep -c "^$coll:" "$B/kselftest/kselftest-list.txt")
+	if [ -n "${KSFT_COLLECTION:-}" ]; then
+		coll="-c $KSFT_COLLECTION"
+		want=$(grep -c "^$KSFT_COLLECTION:" "$list")
+	else
+		coll= want=0
+		for t in $tests; do
+			grep -qx "$t" "$list" ||
+				die "KSFT_TESTS: $t is not in $O/kselftest/kselftest-list.txt; name a collection:test there"
+			coll="$coll${coll:+ }-t $t"
+			want=$((want + 1))
+		done
+	fi
 	[ "$want" -gt 0 ] ||
-		die "KSFT_COLLECTION=$coll is not in $O/kselftest/kselftest-list.txt; name a collection there"
+		die "KSFT_COLLECTION=${KSFT_COLLECTION:-} is not in $O/kselftest/kselftest-list.txt; name a collection there"
 	[ -r "${KUNIT_PY:-}" ] ||
 		die "KUNIT_PY=${KUNIT_PY:-}: no kunit.py; run 'make qemu-check'"
 	new_rundir kselftest
-	GUEST_MODE=kselftest GUEST_RUN_ARGS= KSFT_ARGS="-c $coll"
+	GUEST_MODE=kselftest GUEST_RUN_ARGS= KSFT_ARGS="$coll"
 	GUEST_ENV=""
 	build_extra "$RUNDIR"
 	build_conf "$RUNDIR"
 	cat "$BASE" "$DEVPM_PART" "$KSFT_PART" "$RUNDIR/extra.cpio" \
 		"$RUNDIR/conf.cpio" "$PAD" >"$RUNDIR/initrd"
 	qemu_cmd "$RUNDIR/initrd" "$ACCEL_USED"
-	step "BOOT    run_kselftest.sh -c $coll ($BOOT, $ACCEL_USED)"
+	step "BOOT    run_kselftest.sh $coll ($BOOT, $ACCEL_USED)"
 	t0=$(date +%s.%N)
 	# No devpm stream here: the agent's verdict on it does not apply.
 	"$AGENT" --dir "$RUNDIR" --timeout 600 -- "${QARGS[@]}"
@@ -467,7 +479,7 @@ ksft_check() {
 	[ "$(outcome status)" = interrupted ] && INTERRUPTED=1
 	parsed=$(python3 "$KUNIT_PY" parse "$RUNDIR/stream.log" 2>&1)
 	echo
-	echo "== kselftest: run_kselftest.sh -c $coll, parsed by kunit.py"
+	echo "== kselftest: run_kselftest.sh $coll, parsed by kunit.py"
 	echo "$parsed" | sed -n 's/^\[[0-9:]*\] //; /^\[\(PASSED\|FAILED\|SKIPPED\|CRASHED\)\]/p; /^Testing complete/p' |
 		sed 's/^/  /'
 	ran=$(echo "$parsed" | sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests.*/\1/p')

@@ -104,6 +104,8 @@ if [ -n "$run" ]; then
 		"$kunit" "$run/results.ktap"
 	ok "$run/summary.json format" python3 tests/summary_check.py "$run/summary.json"
 	ok "$run/lava.sh calls lava-test-case right" lava "$run/lava.sh" "$tmp/run-lava.log"
+	ok "$run/lava.sh names are summary.json's cases and metrics" python3 \
+		tests/lava_names.py "$run/summary.json" "$tmp/run-lava.log"
 	echo "check_results: $run: $((checks - fails)) of $checks checks passed"
 	[ $fails -eq 0 ]
 	exit
@@ -161,12 +163,36 @@ bad "summary_check rejects no format version" python3 tests/summary_check.py \
 # lava.sh: 13 results (as in junit.xml) and 2 measurements.
 ok "lava.sh calls lava-test-case right" lava "$res/lava.sh" "$tmp/lava.log"
 ok "lava.sh records every case and metric" sh -c \
-	'[ "$(wc -l <"$0")" -eq 15 ] && grep -qx devpm.pci.rt.idle.0000_00_01.0.suspend_us "$0"' \
+	'[ "$(wc -l <"$0")" -eq 15 ] && grep -qx devpm.pci.rt.idle.0000_00_01_0.suspend_us "$0"' \
 	"$tmp/lava.log"
+ok "lava.sh names are summary.json's cases and metrics" python3 \
+	tests/lava_names.py "$res/summary.json" "$tmp/lava.log"
+sed '$d' "$tmp/lava.log" >"$tmp/lava-short.log"
+bad "lava_names rejects a name missing" python3 tests/lava_names.py \
+	"$res/summary.json" "$tmp/lava-short.log"
+sed 's/0000_00_01_0/0000_00_01.0/' "$tmp/lava.log" >"$tmp/lava-dot.log"
+bad "lava_names rejects a device's dot kept" python3 tests/lava_names.py \
+	"$res/summary.json" "$tmp/lava-dot.log"
 sed 's/devpm.pci.rt.idle /devpm.pci.rt.idle:x /' "$res/lava.sh" >"$tmp/bad-lava.sh"
 bad "lava-test-case stand-in rejects a bad name" lava "$tmp/bad-lava.sh" /dev/null
 sed 's/--units us/--units seconds/' "$res/lava.sh" >"$tmp/bad-units.sh"
 bad "lava-test-case stand-in rejects unknown units" lava "$tmp/bad-units.sh" /dev/null
+
+# The same run with its plan (tests/results/plan.stream: PLAN records
+# first, and a program, scsi/after, and the final re-check the crash left
+# unstarted): every planned case is in every file, the 3 more not run.
+"$build/devpm" collect tests/results/plan.stream --output "$tmp/plan" \
+	--crash "Kernel panic - not syncing: Fatal exception" >"$tmp/collect" 2>&1
+pl=$tmp/plan/latest
+ok "plan: junit.xml valid, 16 testcases of which 8 errors" sh -c \
+	'xmllint --noout --schema "$0" "$1" && grep -q "<testsuites name=\"devpm\" tests=\"16\" failures=\"3\" errors=\"8\"" "$1"' \
+	"$xsd" "$pl/junit.xml"
+ok "plan: kunit_parser counts the 16 planned results" python3 tests/kunit_check.py \
+	"$kunit" "$pl/results.ktap" passed=3 failed=10 skipped=3
+ok "plan: summary.json has the 7 not run" python3 tests/summary_check.py \
+	"$pl/summary.json" not_run=7
+bad "plan: kunit_check rejects the counts without the plan" python3 tests/kunit_check.py \
+	"$kunit" "$pl/results.ktap" passed=3 failed=7 skipped=3
 
 echo "check_results: $((checks - fails)) of $checks checks passed"
 [ $fails -eq 0 ]

@@ -200,11 +200,12 @@ TEST(summary_json_reads_back)
 	c = cases->items[2];
 	EXPECT_STREQ("later", rn_json_str(c, "case"));
 	EXPECT_STREQ("not_run", rn_json_str(c, "result"));
-	/* A program's own result is a case entry with case "". */
+	/* A program skipped whole: each case it listed, by name. */
 	c = cases->items[3];
 	EXPECT_STREQ("needs", rn_json_str(c, "program"));
-	EXPECT_STREQ("", rn_json_str(c, "case"));
+	EXPECT_STREQ("x", rn_json_str(c, "case"));
 	EXPECT_STREQ("skip", rn_json_str(c, "result"));
+	EXPECT_STREQ("no CONFIG_<X>", rn_json_str(c, "reason"));
 	EXPECT_STREQ("xfail", rn_json_str(cases->items[4], "result"));
 	rn_json_free(j);
 	free(text);
@@ -490,10 +491,11 @@ TEST(lava_measurements)
 
 	ASSERT_HAS(l, "#!/bin/sh\n");
 	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle --result pass\n");
-	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle.0000_00_01.0.suspend_us --result pass --measurement 900.5 --units us\n");
+	/* The device's dot and colons escaped: the depth holds. */
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.idle.0000_00_01_0.suspend_us --result pass --measurement 900.5 --units us\n");
 	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.busy --result fail\n");
 	ASSERT_HAS(l, "\nlava-test-case devpm.pci.rt.later --result unknown\n");
-	ASSERT_HAS(l, "\nlava-test-case devpm.pci.needs --result skip\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.pci.needs.x --result skip\n");
 	ASSERT_HAS(l, "\nlava-test-case devpm.usb.known.k --result skip\n");
 	free(l);
 	rn_run_free(r);
@@ -505,7 +507,7 @@ TEST(lava_measurements)
 		      "OUT 14 ok 1 f.a\nEND 20 s/p 0 exit:0\nDONE 30 0\n",
 		      true, NULL);
 	l = rn_out_lava(r);
-	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.autosuspend_error_ms --result pass --measurement 3 --units ms\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.-.autosuspend_error_ms --result pass --measurement 3 --units ms\n");
 	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.1-1.wakeups --result pass --measurement 7\n");
 	a = strstr(l, "wakeups");
 	b = a ? strchr(a, '\n') : NULL;

@@ -210,7 +210,7 @@ TEST(run_fake_suites)
 	EXPECT_EQ(2, rn_json_get(c, "metrics")->n);
 	EXPECT_STREQ("resume_us", rn_json_str(rn_json_get(c, "metrics")->items[0],
 					      "name"));
-	c = json_case(cases, "needs", "");
+	c = json_case(cases, "needs", "never");
 	ASSERT_NE(NULL, c);
 	EXPECT_STREQ("skip", rn_json_str(c, "result"));
 	c = json_case(cases, "hang", "stuck");
@@ -289,6 +289,25 @@ TEST(test_glob_selects)
 	tr_devpm(o, e.tmp, e.env, none);
 	EXPECT_EQ(2, o->code);
 	ASSERT_HAS(o->err, "no case matches --test 'nomatch'");
+	unit_rm_rf(e.tmp);
+	free(o);
+}
+
+TEST(all_skip_exits_4)
+{
+	static const char *const skip[] = { "run", "--output", "res", "--test",
+		"needs/*", NULL };
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	struct env e;
+
+	setup(&e, true);
+	tr_devpm(o, e.tmp, e.env, skip);
+	/* Only the final re-check passed: nothing was tested. */
+	EXPECT_EQ(4, o->code) TH_LOG("%s", o->err);
+	ASSERT_HAS(o->err, "[1/1] fake/needs               skip    0 pass 1 skip");
+	ASSERT_HAS(o->err, "s: no CONFIG_FAKE_THING\n");
+	ASSERT_HAS(o->err, "devpm: nothing was tested: 1 program skipped: no CONFIG_FAKE_THING (1)\n");
+	ASSERT_HAS(o->out, "ok 1 never # SKIP no CONFIG_FAKE_THING");
 	unit_rm_rf(e.tmp);
 	free(o);
 }

@@ -20,6 +20,8 @@
  *	--list		print its case names, one per line
  *	--needs		print its needs ("# NEEDS ...")
  *	-t GLOB		run only the cases whose name matches (DEVPM_TEST_GLOB too)
+ *	-l, -h		as the kselftest harness's (6.2 and since): its table of
+ *			cases, or the usage, on stderr, and exit 4
  */
 #ifndef DEVPM_TEST_H
 #define DEVPM_TEST_H
@@ -150,11 +152,41 @@ static inline size_t devpm__harness_cases(bool print)
 }
 
 /*
+ * -l: the table test_harness_list_tests() prints in kselftest_harness.h
+ * (6.2 and since), whose 6.1 has no -l: a fixture's name on its first
+ * row, its variants and its tests beside each other.
+ */
+static inline void devpm__harness_table(void)
+{
+	struct __fixture_variant_metadata *v;
+	struct __fixture_metadata *f;
+	struct __test_metadata *t;
+
+	for (f = __fixture_list; f; f = f->next) {
+		v = f->variant;
+		t = f->tests;
+		if (f == __fixture_list)
+			fprintf(stderr, "%-20s %-25s %s\n", "# FIXTURE",
+				"VARIANT", "TEST");
+		else
+			fprintf(stderr, "--------------------------------------------------------------------------------\n");
+		do {
+			fprintf(stderr, "%-20s %-25s %s\n",
+				t == f->tests ? f->name : "",
+				v ? v->name : "", t ? t->name : "");
+			v = v ? v->next : NULL;
+			t = t ? t->next : NULL;
+		} while (v || t);
+	}
+}
+
+/*
  * Register the cases whose name matches glob (all without one) with the
  * harness.  Returns -1 to go on and run them, 0 after --list printed
- * them (in the order they run), DEVPM_EXIT_USAGE when a case reached the
- * harness without devpm__hold_case() (a harness that registers another
- * way: selection would not hold).
+ * them (in the order they run), DEVPM_EXIT_SKIP after -l printed its
+ * table, DEVPM_EXIT_USAGE when a case reached the harness without
+ * devpm__hold_case() (a harness that registers another way: selection
+ * would not hold).
  */
 static inline int devpm_test_select(enum devpm_test_mode mode,
 				    const char *glob)
@@ -169,6 +201,10 @@ static inline int devpm_test_select(enum devpm_test_mode mode,
 	for (i = 0; i < devpm__cases.n; i++)
 		if (!glob || !fnmatch(glob, devpm__cases.t[i]->name, 0))
 			(__register_test)(devpm__cases.t[i]);
+	if (mode == DEVPM_MODE_LIST_TABLE) {
+		devpm__harness_table();
+		return DEVPM_EXIT_SKIP;
+	}
 	if (mode != DEVPM_MODE_LIST)
 		return -1;
 	devpm__harness_cases(true);

@@ -34,7 +34,16 @@ struct devpm_test_info {
 };
 
 /* Hooks around test_harness_run(): see lib/harness/test_main.c. */
-enum devpm_test_mode { DEVPM_MODE_RUN, DEVPM_MODE_LIST, DEVPM_MODE_NEEDS };
+/*
+ * --list prints the case names on stdout; -l the kselftest harness's
+ * table (FIXTURE VARIANT TEST) on stderr and exit 4, as its -l does.
+ */
+enum devpm_test_mode {
+	DEVPM_MODE_RUN,
+	DEVPM_MODE_LIST,
+	DEVPM_MODE_NEEDS,
+	DEVPM_MODE_LIST_TABLE,
+};
 int devpm_test_begin(const struct devpm_test_info *info, int argc,
 		     char **argv, enum devpm_test_mode *mode,
 		     const char **glob);

@@ -22,11 +22,18 @@
 #include "trace/trace.h"
 #include "trace/wait_latency.h"
 
+/* On stderr, as the kselftest harness's -h (kselftest_harness.h). */
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [--list | --needs | -t GLOB]\n"
-		"A devpm test program; run it through 'devpm run' for results.\n",
+		"Usage: %s [-h | -l | --list | --needs] [-t GLOB]\n"
+		"\t-h       print help\n"
+		"\t-l       list all tests (FIXTURE VARIANT TEST, on stderr)\n"
+		"\t--list   the case names, one a line\n"
+		"\t--needs  what the program needs (# NEEDS lines)\n"
+		"\t-t GLOB  run only the cases whose name matches GLOB\n"
+		"A devpm test program: 'devpm run' runs it for results; alone it\n"
+		"prints KTAP and exits 0 (pass), 1 (fail) or 4 (skip).\n",
 		prog);
 }
 
@@ -69,6 +76,12 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--list")) {
 			*mode = DEVPM_MODE_LIST;
+		} else if (!strcmp(argv[i], "-l")) {
+			*mode = DEVPM_MODE_LIST_TABLE;
+		} else if (!strcmp(argv[i], "-h") ||
+			   !strcmp(argv[i], "--help")) {
+			usage(argv[0]);
+			return DEVPM_EXIT_SKIP;
 		} else if (!strcmp(argv[i], "--needs")) {
 			*mode = DEVPM_MODE_NEEDS;
 		} else if (!strcmp(argv[i], "-t") && i + 1 < argc) {
@@ -88,7 +101,7 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 			printf("# NEEDS sleep-scope: own-devices\n");
 		return 0;
 	}
-	if (*mode == DEVPM_MODE_LIST)
+	if (*mode == DEVPM_MODE_LIST || *mode == DEVPM_MODE_LIST_TABLE)
 		return -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

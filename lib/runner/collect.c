@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "output.h"
 #include "stream.h"
+#include "untested.h"
 
 static const struct option collect_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -52,6 +53,7 @@ int rn_cmd_collect(int argc, char **argv)
 {
 	const char *output = "results", *crash = NULL, *stream;
 	char err[PATH_MAX + 128], dir[PATH_MAX], id[128], totals[256], *ktap;
+	char why[512];
 	char **env = NULL, *eq;
 	struct rn_run *r;
 	size_t nenv = 0, i;
@@ -119,6 +121,10 @@ int rn_cmd_collect(int argc, char **argv)
 		fflush(stdout);
 		free(ktap);
 		rn_totals_line(r, totals, sizeof(totals));
+		if (code == RN_EXIT_SKIP) {
+			rn_untested_why(r, why, sizeof(why));
+			fprintf(stderr, "devpm: %s\n", why);
+		}
 		fprintf(stderr, "devpm: %s; results in %s\n", totals, dir);
 	} else {
 		code = RN_EXIT_USAGE;

@@ -90,6 +90,15 @@ struct rn_kv {
 	char *key, *value;
 };
 
+/* A program of the run's plan (plan.h), recorded before the first runs. */
+struct rn_planned {
+	char *suite, *name;
+	int timeout_s;
+	char **cases;
+	size_t ncases;
+	bool started;		/* its PROG record came */
+};
+
 struct rn_run {
 	int version;		/* of the stream */
 	char *run_id;
@@ -101,6 +110,8 @@ struct rn_run {
 	size_t nprogs, cprogs;
 	struct rn_klog *klog;
 	size_t nklog, cklog;
+	struct rn_planned *plan;
+	size_t nplan, cplan;
 	/* Run-level: kernel problems outside programs, an incomplete run. */
 	char **problems;
 	size_t nproblems;
@@ -124,8 +135,9 @@ void rn_run_free(struct rn_run *r);
 const char *rn_result_name(enum rn_result res);
 
 /*
- * Result of a program: fail if anything failed, skip if everything
- * skipped, else pass.
+ * Result of a program (of a suite's programs): fail if anything failed,
+ * not_run if a case was not run, pass if one passed, skip if everything
+ * skipped.
  */
 enum rn_result rn_prog_result(const struct rn_prog *p);
 /* Result of a suite's programs (by name) in the run. */
@@ -133,13 +145,21 @@ enum rn_result rn_suite_result(const struct rn_run *r, const char *suite);
 
 /*
  * Count cases; a program-level result counts as one case.  Cases not run
- * count apart (not_run): they neither pass nor fail a program.
+ * count apart (not_run).
  */
 void rn_totals(const struct rn_run *r, struct rn_totals *t);
 void rn_prog_totals(const struct rn_prog *p, struct rn_totals *t);
 
-/* 1 if any failure or a run-level problem, else 0. */
+/*
+ * 1 if any failure, a case not run or a run-level problem; 4 (kselftest's
+ * skip) when nothing was tested: no case passed, failed or hit its
+ * expected failure but the final re-check's (rn_tested()); else 0.
+ */
 int rn_exit_code(const struct rn_run *r);
+/* Did any case but the final re-check's pass, fail or xfail? */
+bool rn_tested(const struct rn_run *r);
+/* The run's own program after the last one (run.c: final_recheck). */
+bool rn_prog_is_recheck(const struct rn_prog *p);
 
 /* The listed cases that never started (after a timeout or a crash). */
 bool rn_case_listed_ran(const struct rn_prog *p, const char *listed);

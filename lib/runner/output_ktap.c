@@ -128,6 +128,7 @@ char *rn_out_ktap(const struct rn_run *r)
 	struct rn_buf b = { 0 };
 	struct rn_totals t;
 	const char **suites;
+	enum rn_result res;
 	size_t ns, i, j, n;
 
 	ns = rn_suites(r, &suites);
@@ -145,9 +146,10 @@ char *rn_out_ktap(const struct rn_run *r)
 		for (j = 0, n = 0; j < r->nprogs; j++)
 			if (!strcmp(r->progs[j].suite, suites[i]))
 				program(&b, 1, ++n, &r->progs[j]);
-		put_result(&b, 0, i + 1, suites[i], rn_suite_result(r, suites[i]),
-		       rn_suite_result(r, suites[i]) == RN_FAIL ? NULL :
-		       "every program skipped");
+		res = rn_suite_result(r, suites[i]);
+		put_result(&b, 0, i + 1, suites[i], res, res == RN_FAIL ? NULL :
+			   res == RN_NOT_RUN ? "not run: a program of the suite did not run" :
+			   "every program skipped");
 	}
 	for (i = 0; i < r->nproblems; i++)
 		diag(&b, 0, r->problems[i]);

@@ -2,11 +2,19 @@
 /*
  * output_lava.c - lava.sh: the run's results as calls of LAVA's
  * lava-test-case helper, so that a LAVA test definition records them with
- * one step ("sh results/latest/lava.sh"): a result per case, and per
- * "# METRIC" a measurement with its units (rn_metric_units()).  Names are
- * devpm.<suite>.<program>[.<case>][.<device>.<metric>], made of
- * [A-Za-z0-9._-] only (no quoting needed, stable across runs); values go
- * only after --measurement.
+ * one step ("sh results/latest/lava.sh"; lava/devpm-lava.sh runs it): a
+ * result per case, and per "# METRIC" a measurement with its units
+ * (rn_metric_units()).  This is devpm's one LAVA naming:
+ *
+ *	devpm.<suite>.<program>.<case>			a case
+ *	devpm.<suite>.<program>.<case>.<device>.<metric>	a measurement
+ *	devpm.<suite>.<program>					a program's own result
+ *
+ * each part escaped so that the dots keep the depth: every character but
+ * [A-Za-z0-9_-] becomes '_' ("0000:00:1f.3" is 0000_00_1f_3, a variant's
+ * "v.case" v_case); a metric of no device has the device "-".  No
+ * quoting is needed, names are stable across runs, values go only after
+ * --measurement.  lava/check.sh checks these names against summary.json.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -22,8 +30,7 @@ static void name_part(struct rn_buf *b, const char *s)
 	rn_buf_add(b, ".");
 	for (; *s; s++) {
 		c = *s;
-		if (!isalnum((unsigned char)c) && c != '.' && c != '-' &&
-		    c != '_')
+		if (!isalnum((unsigned char)c) && c != '-' && c != '_')
 			c = '_';
 		rn_buf_addn(b, &c, 1);
 	}
@@ -62,8 +69,7 @@ static void test_case(struct rn_buf *b, const struct rn_prog *p,
 		name_part(b, p->suite);
 		name_part(b, p->name);
 		name_part(b, c->name);
-		if (strcmp(c->metrics[i].device, "-"))
-			name_part(b, c->metrics[i].device);
+		name_part(b, c->metrics[i].device);
 		name_part(b, c->metrics[i].name);
 		rn_buf_printf(b, " --result pass --measurement %.15g",
 			      c->metrics[i].value);

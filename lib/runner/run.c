@@ -32,6 +32,7 @@
 #include "program.h"
 #include "stream.h"
 #include "suites.h"
+#include "untested.h"
 
 struct run_opts {
 	char **suites;
@@ -69,6 +70,10 @@ struct run_state {
 	struct rn_env_window win;
 	char quiet_fail[512];
 };
+
+/* The run's own last program (final_recheck()). */
+#define RECHECK_PROG	"baseline/final_recheck"
+#define RECHECK_CASE	"devices_at_baseline"
 
 /* run_one(): the program opens or closes the environment's window. */
 #define QUIET_OPEN	1
@@ -264,9 +269,11 @@ static void progress(const struct rn_run *r, size_t i, size_t n)
 	if (t.xfail)
 		snprintf(counts + strlen(counts), sizeof(counts) -
 			 strlen(counts), " %u xfail", t.xfail);
-	fprintf(stderr, "[%*zu/%zu] %-24s %-4s %s %.1fs\n", w, i + 1, n, name,
-		res == RN_FAIL ? "FAIL" : res == RN_PASS ? "ok" : "skip",
-		counts, rn_prog_ms(p) / 1000.0);
+	/* A program that skipped says why, there and then. */
+	fprintf(stderr, "[%*zu/%zu] %-24s %-4s %s %.1fs%s%.160s\n", w, i + 1, n,
+		name, res == RN_FAIL ? "FAIL" : res == RN_PASS ? "ok" : "skip",
+		counts, rn_prog_ms(p) / 1000.0, res == RN_SKIP ? ": " : "",
+		rn_skip_reason(p));
 }
 
 /* The window's costs, in the first and last of its programs' times. */
@@ -437,8 +444,8 @@ static void final_recheck(struct run_state *rs, const struct devpm_baseline *b)
 	if (rs->quiet_fail[0])
 		recheck_failed(&rc, "quiet_window_devices_back",
 			       rs->quiet_fail);
-	rn_stream_emit(&rs->st, "PROG %" PRIu64 " baseline/final_recheck 0", t0);
-	rn_stream_emit(&rs->st, "CASE devices_at_baseline");
+	rn_stream_emit(&rs->st, "PROG %" PRIu64 " " RECHECK_PROG " 0", t0);
+	rn_stream_emit(&rs->st, "CASE " RECHECK_CASE);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 " TAP version 13", t0);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 " 1..1", t0);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 " #  RUN           final_recheck.devices_at_baseline ...",
@@ -487,6 +494,31 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 		       o->start_us / 1e6);
 	rn_stream_emit(s, "ENV uptime_first_test_s=%.3f", rn_mono_us() / 1e6);
 	rn_buf_free(&b);
+}
+
+/*
+ * Every program and case the run will run, in the order it runs them,
+ * before the first (plan.h): a run cut short reports the rest not run.
+ */
+static void emit_plan(struct rn_stream *s, const struct run_opts *o,
+		      const struct rn_progspec *p, const size_t *sel,
+		      size_t nsel)
+{
+	const struct rn_progspec *q;
+	size_t i, j;
+	int timeout;
+
+	for (i = 0; i < nsel; i++) {
+		q = &p[sel[i]];
+		timeout = o->timeout_s ? o->timeout_s : q->timeout_s;
+		if (!q->list_ok)
+			rn_stream_emit(s, "PLAN %s/%s %d", q->suite, q->name,
+				       timeout);
+		for (j = 0; q->list_ok && j < q->ncases; j++)
+			rn_stream_emit(s, "PLAN %s/%s %d %s", q->suite,
+				       q->name, timeout, q->cases[j]);
+	}
+	rn_stream_emit(s, "PLAN " RECHECK_PROG " 0 " RECHECK_CASE);
 }
 
 /* One line says what is wrong with --output and the fix. */
@@ -602,7 +634,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	struct run_state rs = { .taint = -1 };
 	struct devpm_baseline bl;
 	char base[64], iso[64], id[128], dir[PATH_MAX], path[PATH_MAX];
-	char totals[256], *ktap;
+	char totals[256], why[512], *ktap;
 	struct stat st;
 	size_t i, nq, qfirst = 0;
 	int code, dfd, quiet;
@@ -650,6 +682,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 		       "unavailable (no kernel log checks)");
 	emit_options(&rs.st, o);
 	nq = quiet_order(o, p, sel, nsel, &qfirst);
+	emit_plan(&rs.st, o, p, sel, nsel);
 	rn_kept_ready();
 	for (i = 0; i < nsel && !rn_interrupted; i++) {
 		quiet = 0;
@@ -663,9 +696,13 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	if (!rn_interrupted) {
 		final_recheck(&rs, &bl);
 		progress(rs.st.run, nsel, nsel + 1);
+	} else {
+		rn_stream_emit(&rs.st, "ENV " RN_ENV_STOPPED "=the run was interrupted by signal %d (SIG%s) before this program",
+			       (int)rn_interrupted, sigabbrev_np(rn_interrupted) ?: "?");
 	}
 	devpm_baseline_free(&bl);
-	code = rn_exit_code(rs.st.run);
+	/* Interrupted, the plan's rest is not run: DONE reports it so. */
+	code = rn_interrupted ? RN_EXIT_FAIL : rn_exit_code(rs.st.run);
 	rn_stream_emit(&rs.st, "DONE %" PRIu64 " %d", rn_mono_us(), code);
 	if (rs.kmsg)
 		devpm_kmsg_close(rs.kmsg);
@@ -682,8 +719,12 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	free(ktap);
 	rn_totals_line(rs.st.run, totals, sizeof(totals));
 	if (rn_interrupted)
-		fprintf(stderr, "devpm: interrupted by signal %d; the programs not run are absent\n",
+		fprintf(stderr, "devpm: interrupted by signal %d; the cases not run are reported as such\n",
 			(int)rn_interrupted);
+	if (code == RN_EXIT_SKIP) {
+		rn_untested_why(rs.st.run, why, sizeof(why));
+		fprintf(stderr, "devpm: %s\n", why);
+	}
 	fprintf(stderr, "devpm: %s; results in %s\n", totals, dir);
 	rn_run_free(rs.st.run);
 	devpm_journal_restore_all();

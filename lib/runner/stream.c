@@ -13,6 +13,7 @@
 #include "core/path_trust.h"
 #include "core/kmsg.h"
 #include "parse.h"
+#include "plan.h"
 #include "stream.h"
 #include "util.h"
 
@@ -104,6 +105,7 @@ static int rec_prog(struct rn_run *r, const char *s)
 	/* A program without END before a new PROG: the runner died. */
 	if (cur_prog(r))
 		rn_parse_end(cur_prog(r), r->last_us, NULL, NULL);
+	rn_plan_started(r, name, slash + 1);
 	rn_grow(&r->progs, &r->cprogs, r->nprogs, sizeof(*r->progs));
 	p = &r->progs[r->nprogs];
 	rn_prog_init(p, name, slash + 1, timeout, ts);
@@ -129,6 +131,8 @@ static int rec_end(struct rn_run *r, const char *s)
 		return -1;
 	status = rn_clean_text(s + n);
 	rn_parse_end(p, ts, status, NULL);
+	/* Skipped whole: each case it listed, by name. */
+	rn_plan_skip_whole(p, ts);
 	free(status);
 	r->cur = -1;
 	r->last_us = ts;
@@ -259,6 +263,7 @@ static int rec_env(struct rn_run *r, const char *s)
 
 static int rec_done(struct rn_run *r, const char *s)
 {
+	const char *why;
 	uint64_t ts;
 
 	s = ts_field(s, &ts);
@@ -269,6 +274,10 @@ static int rec_done(struct rn_run *r, const char *s)
 	r->cur = -1;
 	r->done = true;
 	r->end_us = r->last_us = ts;
+	/* The runner stopped early: run.c says why (RN_ENV_STOPPED). */
+	why = rn_env_get(r, RN_ENV_STOPPED);
+	rn_plan_unrun(r, ts, why && why[0] ? why :
+		      "the run ended before this program");
 	return 0;
 }
 
@@ -308,6 +317,8 @@ int rn_stream_feed(struct rn_run *r, const char *rec)
 		rn_strv_push(&p->notes, &p->nnotes, t);
 		free(t);
 		ret = 0;
+	} else if (rn_starts(rec, "PLAN ")) {
+		ret = rn_plan_record(r, rec + 5);
 	} else if (rn_starts(rec, "ENV "))
 		ret = rec_env(r, rec + 4);
 	else if (rn_starts(rec, "RUN "))
@@ -320,7 +331,7 @@ int rn_stream_feed(struct rn_run *r, const char *rec)
 void rn_stream_finish(struct rn_run *r, const char *crash_line)
 {
 	struct rn_prog *p = cur_prog(r);
-	char *crash;
+	char *crash, *why;
 
 	if (r->done)
 		return;
@@ -328,14 +339,22 @@ void rn_stream_finish(struct rn_run *r, const char *crash_line)
 	crash = crash_line ? rn_clean_text(crash_line) : NULL;
 	r->incomplete = true;
 	if (p) {
+		why = rn_xasprintf("the run ended during %s/%s (%s)", p->suite,
+				   p->name, crash && crash[0] ? crash :
+				   "the machine stopped responding");
 		rn_parse_end(p, r->last_us, NULL, crash);
 		r->cur = -1;
 	} else {
+		why = rn_xasprintf("the run ended before this program (%s)",
+				   crash && crash[0] ? crash :
+				   "the stream ended without DONE");
 		add_problem(r, crash && crash[0] ?
 			    rn_xasprintf("run incomplete: guest crashed between programs: %s",
 					 crash) :
 			    rn_xstrdup("run incomplete: the stream ended without DONE"));
 	}
+	rn_plan_unrun(r, r->last_us, why);
+	free(why);
 	free(crash);
 	r->end_us = r->last_us;
 }

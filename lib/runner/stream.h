@@ -11,6 +11,7 @@
  *	DEVPM-STREAM 1
  *	RUN <run-id> <started, ISO 8601 UTC> <mono_us>
  *	ENV <key>=<value>
+ *	PLAN <suite>/<prog> <timeout_s> [<case>]	before the first PROG (plan.h)
  *	PROG <mono_us> <suite>/<prog> <timeout_s>
  *	CASE <name>				a case the program will run
  *	OUT <mono_us> <raw program line>
@@ -32,6 +33,12 @@
 #define RN_STREAM_HEADER "DEVPM-STREAM 1"
 
 /*
+ * ENV key before DONE when the runner stopped before its plan's end (a
+ * signal): why, for the cases it did not run.
+ */
+#define RN_ENV_STOPPED "stopped"
+
+/*
  * The NOTEs of the program whose time holds the runner's quiet-window
  * unbind (ENV quiet_window_unbind_ms) or bind (ENV quiet_window_bind_ms):
  * devpm-bench counts that time to the runner, not to the program.
@@ -48,7 +55,8 @@ int rn_stream_feed(struct rn_run *r, const char *rec);
 /*
  * No more records.  A program without END died with the machine: its open
  * case fails with "guest crashed during this case: <crash>" (crash may be
- * NULL: "guest stopped responding").  A run without DONE is incomplete.
+ * NULL: "guest stopped responding").  A run without DONE is incomplete;
+ * the planned programs that never started are not run (plan.h).
  */
 void rn_stream_finish(struct rn_run *r, const char *crash);
 

@@ -15,6 +15,7 @@
 #define RN_EXIT_OK	0
 #define RN_EXIT_FAIL	1
 #define RN_EXIT_USAGE	2
+#define RN_EXIT_SKIP	4	/* nothing tested: kselftest's KSFT_SKIP */
 
 void *rn_xmalloc(size_t n);
 void *rn_xrealloc(void *p, size_t n);

@@ -29,12 +29,29 @@ static struct devpm_journal_state journal = {
 	.root_fd = -1,
 };
 
+/*
+ * Root's journal is /run/devpm; another user's lives in a directory of
+ * its own, where a run without root (which writes no knob) can take its
+ * lock: $XDG_RUNTIME_DIR/devpm, else /tmp/devpm-<uid> (open_dir() refuses
+ * one that is not the user's own).
+ */
 const char *devpm_journal_dir(void)
 {
+	static char user[DEVPM_PATH_MAX];
 	/* As root, ignored (and said) unless root's alone (path_trust.h). */
 	const char *d = devpm_path_trust_env("DEVPM_JOURNAL_DIR");
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
-	return d ? d : "/run/devpm";
+	if (d)
+		return d;
+	if (!geteuid())
+		return "/run/devpm";
+	if (xdg && xdg[0] == '/' &&
+	    !devpm_fmt(user, sizeof(user), "%s/devpm", xdg))
+		return user;
+	snprintf(user, sizeof(user), "/tmp/devpm-%u",
+		 (unsigned int)geteuid());
+	return user;
 }
 
 static off_t journal_size(void)

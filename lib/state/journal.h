@@ -73,7 +73,10 @@
 #include "state/journal_undo.h"
 #include "state/knob.h"
 
-/* Default directory: /run/devpm (DEVPM_JOURNAL_DIR overrides). */
+/*
+ * Default directory: /run/devpm as root, else $XDG_RUNTIME_DIR/devpm or
+ * /tmp/devpm-<uid> (DEVPM_JOURNAL_DIR overrides).
+ */
 const char *devpm_journal_dir(void);
 
 /*

@@ -891,8 +891,11 @@ TEST_F(sleep, real_device_timing)
 	if (devpm_kmsg_lost(self->cy.k))
 		devpm_note("the kernel log overwrote records before they were read (%lu gaps)",
 			   devpm_kmsg_lost(self->cy.k));
-	devpm_metric("-", "suspend_us", devpm_sleep_side_us(&self->cy.c, true));
-	devpm_metric("-", "resume_us", devpm_sleep_side_us(&self->cy.c, false));
+	/* Each side's total; "suspend_us" and "resume_us" are phases'. */
+	devpm_metric("-", "suspend_total_us",
+		     devpm_sleep_side_us(&self->cy.c, true));
+	devpm_metric("-", "resume_total_us",
+		     devpm_sleep_side_us(&self->cy.c, false));
 	for (i = 0; i < DEVPM_PH_NR; i++) {
 		char key[48];
 
