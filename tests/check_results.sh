@@ -35,6 +35,16 @@ done
 [ -x "$build/devpm" ] || { echo "check_results: $build/devpm missing: run make" >&2; exit 2; }
 [ -r "$kunit/kunit_parser.py" ] || { echo "check_results: $kunit/kunit_parser.py missing: run 'make headers' (it unpacks tools/testing/kunit)" >&2; exit 2; }
 
+# The python3 that has jsonschema (make deps: python3-jsonschema).
+pyjs=
+for py in python3 /usr/bin/python3; do
+	if "$py" -c 'import jsonschema' 2>/dev/null; then
+		pyjs=$py
+		break
+	fi
+done
+[ -n "$pyjs" ] || { echo "check_results: no python3 with jsonschema: run 'make deps' (qemu/deps.sh installs python3-jsonschema)" >&2; exit 2; }
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/devpm-results.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 xsd=tests/junit/junit-10.xsd
@@ -113,6 +123,9 @@ if [ -n "$run" ]; then
 		"$kunit" "$run/results.ktap"
 	ok "$run/summary.json format" python3 tests/summary_check.py "$run/summary.json"
 	ok "$run/lava.sh calls lava-test-case right" lava "$run/lava.sh" "$tmp/run-lava.log"
+	ok "devpm export --kcidb $run" "$build/devpm" export --kcidb "$run" -o "$tmp/run-kcidb.json"
+	ok "its KCIDB v4 JSON valid, a test per case" "$pyjs" tests/kcidb_check.py \
+		"$tmp/run-kcidb.json" --summary "$run/summary.json"
 	echo "check_results: $run: $((checks - fails)) of $checks checks passed"
 	[ $fails -eq 0 ]
 	exit
@@ -191,6 +204,26 @@ bad "summary_check rejects units \"none\"" python3 tests/summary_check.py \
 sed 's/"started": "[^"]*", //' "$res/summary.json" >"$tmp/nostart.json"
 bad "summary_check rejects a case without its start" python3 tests/summary_check.py \
 	"$tmp/nostart.json" not_run=4
+
+# devpm export --kcidb: KCIDB v4 (tests/kcidb/README).
+ok "devpm export --kcidb" "$build/devpm" export --kcidb "$res" -o "$tmp/kcidb.json"
+ok "KCIDB JSON valid, a test per case with its status" "$pyjs" tests/kcidb_check.py \
+	"$tmp/kcidb.json" --summary "$res/summary.json"
+ok "KCIDB: the crash an ERROR, the unrun MISS, the XFAIL waived" sh -c \
+	'grep -q "\"path\": \"devpm.i2c.two.c\", .*\"status\": \"ERROR\"" "$0" &&
+	 grep -q "\"path\": \"devpm.usb.hang.later\", .*\"status\": \"MISS\"" "$0" &&
+	 grep -q "\"path\": \"devpm.pci.rt.known\", .*\"status\": \"FAIL\", \"waived\": true" "$0"' \
+	"$tmp/kcidb.json"
+sed 's/"path": "devpm.pci.rt.idle.0000_00_01_0/"path": "devpm.pci.rt.idle.0000:00:01.0/' \
+	"$tmp/kcidb.json" >"$tmp/kcidb-path.json"
+bad "kcidb_check rejects a path with ':'" "$pyjs" tests/kcidb_check.py "$tmp/kcidb-path.json"
+sed 's/"status": "PASS"/"status": "OK"/' "$tmp/kcidb.json" >"$tmp/kcidb-status.json"
+bad "kcidb_check rejects an unknown status" "$pyjs" tests/kcidb_check.py "$tmp/kcidb-status.json"
+sed 's/"waived": /"xfail": /' "$tmp/kcidb.json" >"$tmp/kcidb-prop.json"
+bad "kcidb_check rejects a property KCIDB lacks" "$pyjs" tests/kcidb_check.py "$tmp/kcidb-prop.json"
+grep -v '"path": "devpm.pci.rt.busy",' "$tmp/kcidb.json" >"$tmp/kcidb-lost.json"
+bad "kcidb_check misses no case of summary.json" "$pyjs" tests/kcidb_check.py \
+	"$tmp/kcidb-lost.json" --summary "$res/summary.json"
 
 # lava.sh: 13 results (as in junit.xml) and 2 measurements.
 ok "lava.sh calls lava-test-case right" lava "$res/lava.sh" "$tmp/lava.log"

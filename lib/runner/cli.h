@@ -17,6 +17,7 @@ int rn_cmd_why(int argc, char **argv);
 int rn_cmd_restore(int argc, char **argv);
 int rn_cmd_compare(int argc, char **argv);
 int rn_cmd_report(int argc, char **argv);
+int rn_cmd_export(int argc, char **argv);
 
 /* "unknown option" for getopt's '?' and ':' returns. */
 int rn_bad_option(const char *cmd, int argc, char **argv, int opt);

@@ -97,6 +97,7 @@ static const struct {
 	{ "restore", rn_cmd_restore },
 	{ "compare", rn_cmd_compare },
 	{ "report", rn_cmd_report },
+	{ "export", rn_cmd_export },
 };
 
 int main(int argc, char **argv)
