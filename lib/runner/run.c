@@ -29,7 +29,9 @@
 #include "env_hook.h"
 #include "kept.h"
 #include "output.h"
+#include "parse.h"
 #include "program.h"
+#include "progress.h"
 #include "stream.h"
 #include "suites.h"
 
@@ -67,6 +69,7 @@ struct run_state {
 	 */
 	struct rn_env_window win;
 	char quiet_fail[512];
+	struct rn_progress pg;	/* the live line on stderr */
 };
 
 /* run_one(): the program opens or closes the environment's window. */
@@ -134,7 +137,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		}
 	}
 	if (optind < argc)
-		return rn_usage_error("run: unexpected argument '%s'; see devpm --help",
+		return rn_usage_error("run: unexpected argument '%s'; see 'devpm run --help'",
 				      argv[optind]);
 	if (o->test && !o->test[0])
 		return rn_usage_error("--test needs a glob, e.g. --test 'idle_*'");
@@ -252,6 +255,18 @@ static void on_line(void *arg, uint64_t ts, const char *line)
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 " %s", ts, line);
 }
 
+/* The live line's heartbeat: how long, which case (progress.h). */
+static void tick(void *arg)
+{
+	struct run_state *rs = arg;
+	struct rn_run *r = rs->st.run;
+	struct rn_prog *p = r->nprogs ? &r->progs[r->nprogs - 1] : NULL;
+	struct rn_case *c = p ? rn_prog_open_case(p) : NULL;
+
+	rn_progress_tick(&rs->pg, c ? c->name : NULL,
+			 p ? p->ncases - (c != NULL) : 0, rn_mono_us());
+}
+
 static void progress(const struct rn_run *r, size_t i, size_t n)
 {
 	const struct rn_prog *p = &r->progs[r->nprogs - 1];
@@ -319,7 +334,8 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
 		    struct rn_progspec *p, int quiet, size_t nquiet)
 {
 	struct rn_child_ops ops = {
-		.line = on_line, .poke = poke, .arg = rs, .kfd = rs->kfd,
+		.line = on_line, .poke = poke, .tick = tick, .arg = rs,
+		.kfd = rs->kfd,
 	};
 	char *argv[2] = { NULL, NULL }, status[300];
 	int timeout = o->timeout_s ? o->timeout_s : p->timeout_s;
@@ -619,7 +635,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	struct run_state rs = { .taint = -1 };
 	struct devpm_baseline bl;
 	char base[64], iso[64], id[128], dir[PATH_MAX], path[PATH_MAX];
-	char totals[256], *ktap;
+	char totals[256], *ktap, *name;
 	struct stat st;
 	size_t i, nq, qfirst = 0;
 	int code, dfd, quiet;
@@ -659,6 +675,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	if (rs.kfd >= 0 && !fstat(rs.kfd, &st) && S_ISREG(st.st_mode))
 		rs.kfd = -1;
 	rs.taint = devpm_taint_read();
+	rn_progress_init(&rs.pg, stderr, isatty(STDERR_FILENO));
 
 	rn_stream_emit(&rs.st, "%s", RN_STREAM_HEADER);
 	rn_stream_emit(&rs.st, "RUN %s %s %" PRIu64, id, iso, rn_mono_us());
@@ -674,7 +691,13 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 			quiet |= QUIET_OPEN;
 		if (nq && i == qfirst + nq - 1)
 			quiet |= QUIET_CLOSE;
+		name = rn_xasprintf("%s/%s", p[sel[i]].suite, p[sel[i]].name);
+		rn_progress_start(&rs.pg, i, nsel, name, o->timeout_s ?
+				  o->timeout_s : p[sel[i]].timeout_s,
+				  rn_mono_us());
+		free(name);
 		run_one(&rs, o, &p[sel[i]], quiet, nq);
+		rn_progress_end(&rs.pg);
 		progress(rs.st.run, i, nsel);
 	}
 	if (!rn_interrupted) {
