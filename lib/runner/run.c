@@ -32,6 +32,7 @@
 #include "parse.h"
 #include "program.h"
 #include "progress.h"
+#include "rpm_timeline.h"
 #include "stream.h"
 #include "suites.h"
 
@@ -636,6 +637,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	struct devpm_baseline bl;
 	char base[64], iso[64], id[128], dir[PATH_MAX], path[PATH_MAX];
 	char totals[256], *ktap, *name;
+	const char *why;
 	struct stat st;
 	size_t i, nq, qfirst = 0;
 	int code, dfd, quiet;
@@ -685,6 +687,8 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	emit_options(&rs.st, o);
 	nq = quiet_order(o, p, sel, nsel, &qfirst);
 	rn_kept_ready();
+	rn_stream_emit(&rs.st, "ENV rpm_timeline=%s", rn_kept_timeline(&why) ?
+		       "trace" : why);
 	for (i = 0; i < nsel && !rn_interrupted; i++) {
 		quiet = 0;
 		if (nq && i == qfirst)
@@ -697,11 +701,15 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 				  rn_mono_us());
 		free(name);
 		run_one(&rs, o, &p[sel[i]], quiet, nq);
+		rn_rpm_timelines(&rs.st, &rs.st.run->progs[rs.st.run->nprogs - 1],
+				 rn_kept_timeline(NULL));
 		rn_progress_end(&rs.pg);
 		progress(rs.st.run, i, nsel);
 	}
 	if (!rn_interrupted) {
 		final_recheck(&rs, &bl);
+		rn_rpm_timelines(&rs.st, &rs.st.run->progs[rs.st.run->nprogs - 1],
+				 rn_kept_timeline(NULL));
 		progress(rs.st.run, nsel, nsel + 1);
 	}
 	devpm_baseline_free(&bl);
