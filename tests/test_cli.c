@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "test_runner.h"
@@ -98,6 +99,26 @@ TEST(progress_on_a_terminal)
 		     "\r\033[K[ 3/22] wakeup/stress: 20 s of 260 s, 2 cases done"
 		     "\r\033[K", buf);
 	fclose(f);
+}
+
+/* A terminal but TERM=dumb (a serial console read line by line): no live line. */
+TEST(progress_live_needs_a_term)
+{
+	const char *term = getenv("TERM");
+	char *saved = term ? strdup(term) : NULL;
+
+	setenv("TERM", "dumb", 1);
+	EXPECT_FALSE(rn_progress_live(STDERR_FILENO));
+	unsetenv("TERM");
+	EXPECT_FALSE(rn_progress_live(STDERR_FILENO));
+	/* Not a terminal at all: a file. */
+	setenv("TERM", "xterm", 1);
+	EXPECT_FALSE(rn_progress_live(fileno(tmpfile())));
+	if (saved)
+		setenv("TERM", saved, 1);
+	else
+		unsetenv("TERM");
+	free(saved);
 }
 
 /* In a log: nothing for a short program, a line a minute for a long one. */

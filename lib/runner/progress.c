@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* progress.c - the runner's live line and heartbeats (progress.h). */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "progress.h"
+
+bool rn_progress_live(int fd)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(fd) && term && term[0] && strcmp(term, "dumb");
+}
 
 void rn_progress_init(struct rn_progress *pg, FILE *out, bool tty)
 {

@@ -29,7 +29,13 @@ struct rn_progress {
 	bool live;		/* a line without its newline is out */
 };
 
-/* tty: whether out is a terminal (isatty()). */
+/*
+ * Whether fd is a terminal a line can be rewritten on: isatty() and TERM
+ * set to other than "dumb" (a serial console read by a host line by line,
+ * as devpm's QEMU image's, says TERM=dumb).
+ */
+bool rn_progress_live(int fd);
+/* tty: a live line (rn_progress_live()), else log lines. */
 void rn_progress_init(struct rn_progress *pg, FILE *out, bool tty);
 void rn_progress_start(struct rn_progress *pg, size_t i, size_t n,
 		       const char *name, int timeout_s, uint64_t now_us);

@@ -677,7 +677,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	if (rs.kfd >= 0 && !fstat(rs.kfd, &st) && S_ISREG(st.st_mode))
 		rs.kfd = -1;
 	rs.taint = devpm_taint_read();
-	rn_progress_init(&rs.pg, stderr, isatty(STDERR_FILENO));
+	rn_progress_init(&rs.pg, stderr, rn_progress_live(STDERR_FILENO));
 
 	rn_stream_emit(&rs.st, "%s", RN_STREAM_HEADER);
 	rn_stream_emit(&rs.st, "RUN %s %s %" PRIu64, id, iso, rn_mono_us());
