@@ -149,6 +149,9 @@ static void put_testcase(struct rn_buf *b, const struct rn_run *r,
 {
 	char *cls = rn_xasprintf("devpm.%s.%s", p->suite, p->name);
 
+	/* The schemas' times are never negative (junit-10: SUREFIRE_TIME). */
+	if (ms < 0)
+		ms = 0;
 	rn_buf_add(b, "    <testcase");
 	attr(b, "classname", cls);
 	attr(b, "name", name);
@@ -239,6 +242,8 @@ static void put_testsuite(struct rn_buf *b, const struct rn_run *r,
 	size_t i;
 
 	rn_prog_totals(p, &t);
+	if (ms < 0)
+		ms = 0;
 	suite_head(b, r, name, pkg, id, p->start_us);
 	rn_buf_printf(b, " tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%lld.%03lld\">\n",
 		      t.pass + t.fail + t.skip + t.xfail + t.not_run,
