@@ -363,13 +363,18 @@ qemu-bench: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(BENCH_PROG_BIN)
 	@bash qemu/run.sh O=$(O) --bench
 
 # After the QEMU runs, their own result files pass the same checks: the
-# devpm run's and the hang self-test's (a guest killed mid-case); then the
-# verdict rules' planted bugs (its run becomes results/latest).
+# devpm run's and the hang self-test's (a guest killed mid-case), its
+# report in Chromium; then the verdict rules' planted bugs (its run
+# becomes results/latest), its result files and its report, whose
+# failures must show devpm_mock.3's runtime-PM calls.
 check: check-unit lint check-results check-kselftest check-bisect fuzz \
-	check-deb qemu-check
+	check-deb check-report qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
+	@sh tests/report_browser.sh $(O)/devpm results/latest
 	@$(MAKE) --no-print-directory qemu-planted
+	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
+	@sh tests/report_browser.sh $(O)/devpm results/latest devpm_mock.3
 	@$(MAKE) --no-print-directory qemu-s3
 	@$(MAKE) --no-print-directory qemu-lost
 	@$(MAKE) --no-print-directory qemu-check-bisect
@@ -380,8 +385,9 @@ check-lava: all
 	@sh qemu/deps.sh lava
 	@bash lava/check.sh O=$(O)
 
-# `devpm report` in a real browser (not part of check: needs chromium).
-check-report: all
+# `devpm report` in headless Chromium (make deps installs it): the
+# fixture's report here; check renders the QEMU runs' reports too.
+check-report: all | deps
 	@sh tests/report_browser.sh $(O)/devpm
 
 # The Debian package (debian/), built from a copy of the tree under

@@ -4,7 +4,8 @@
 # audit.sh [O=build] [COUNTS...] - how `devpm audit` scales: for each count
 # (default 100 1000 10000) a fake sysfs tree of that many devices
 # (bench/fake_sysfs.c) in a temporary directory, then the best of 3 runs
-# of `devpm --sysfs-root TREE audit`: wall and CPU (user + system) time.
+# of `devpm --sysfs-root TREE audit --all` (every device, not only those
+# with runtime PM): wall and CPU (user + system) time.
 # Fails (exit 1) when 1,000 devices take more than 1 s of wall time, or
 # when the CPU time per device at a count is more than 1.5 x that at the
 # count before it (not linear; CPU time, as the wall time of a loaded
@@ -37,7 +38,7 @@ measure() {
 	local best='' bcpu='' t wall cpu
 	local TIMEFORMAT='%3R %3U %3S'
 	for _ in 1 2 3; do
-		t=$( { time "$devpm" --sysfs-root "$1" audit >"$tmp/out" \
+		t=$( { time "$devpm" --sysfs-root "$1" audit --all >"$tmp/out" \
 			2>"$tmp/err"; } 2>&1) || {
 			echo "devpm: audit of $1 failed: $(head -1 "$tmp/err")" >&2
 			exit 1
@@ -58,7 +59,8 @@ for n in "${counts[@]}"; do
 	tree=$tmp/tree-$n
 	"$gen" "$tree" "$n" || exit 2
 	read -r us cpu <<<"$(measure "$tree")"
-	lines=$(wc -l <"$tmp/out")
+	# A row per device after the summary and the column heads.
+	lines=$(($(wc -l <"$tmp/out") - 2))
 	[ "$lines" = "$n" ] || {
 		echo "  FAIL: audit of $n devices printed $lines lines"
 		rc=1

@@ -4,16 +4,19 @@
 # Install the Debian packages devpm needs to build, test and boot its QEMU
 # image.  As root, missing packages are installed; otherwise the exact
 # apt-get line is printed and the script fails (exit 2).  python3 runs the
-# kernel's kunit.py (make qemu-check); debhelper, dh-dkms, dkms, lintian
-# and fakeroot build and check the Debian package (make check-deb);
-# util-linux's setpriv and unshare play a local user in
-# tests/root_safety.sh (make check-unit).
+# kernel's kunit.py (make qemu-check) and, with python3-jsonschema, checks
+# the KCIDB export (tests/kcidb_check.py); chromium renders report.html
+# (make check-report); debhelper, dh-dkms, dkms, lintian and fakeroot
+# build and check the Debian package (make check-deb); util-linux's
+# setpriv and unshare play a local user in tests/root_safety.sh (make
+# check-unit).
 set -u
 
 PKGS="gcc make pkg-config libc6-dev libpci-dev libusb-1.0-0-dev libevdev-dev
 zlib1g-dev linux-source-6.1 xz-utils perl qemu-system-x86 busybox-static cpio
 kmod zstd dpkg-dev binutils e2fsprogs clang libclang-rt-14-dev python3
-libxml2-utils debhelper dh-dkms dkms lintian fakeroot util-linux"
+libxml2-utils python3-jsonschema chromium debhelper dh-dkms dkms lintian
+fakeroot util-linux"
 
 # `deps.sh lava`: also Debian's LAVA dispatcher (make check-lava).
 [ "${1:-}" = lava ] && PKGS="$PKGS lava-dispatcher git"

@@ -607,6 +607,28 @@ if [ $planted = 1 ]; then
 	want '^        ok 1 leak_unnoticed$' "the leaker's own case passes"
 	want 'devpm_mock\.4 \(driver devpm_mock\): usage count 1 \(control=auto\) above its baseline 0' "devpm_mock.4's leak named by the re-check"
 	want '^        not ok 1 devices_at_baseline$' "final re-check FAIL"
+	# The WARN planted in kernel_warn_quoted: the FAIL quotes the line
+	# naming file and function, in every result file.
+	warn_re='WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*callbacks[.]c:[0-9]+ mock_runtime_suspend[+]0x[0-9a-f]+/0x[0-9a-f]+ \[devpm_mock\]'
+	want "^        # kernel: $warn_re [(]during kernel_warn_quoted[)]\$" "the WARN's FAIL quotes its WARNING line"
+	want '^        not ok 4 kernel_warn_quoted$' "kernel_warn_quoted FAIL"
+	grep -Eq "$warn_re" "$RUN_DIR/junit.xml" &&
+		grep -q '== planted/rules/kernel_warn_quoted: kernel log ==' "$RUN_DIR/junit.xml" ||
+		bad="${bad:+$bad; }junit.xml: no kernel log of kernel_warn_quoted in its failure and system-err"
+	python3 - "$RUN_DIR/summary.json" "$warn_re" <<'EOPY' ||
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+c = [c for c in s['cases'] if c['case'] == 'kernel_warn_quoted']
+sys.exit(not c or not any(re.search(sys.argv[2], l) for l in c[0]['kernel_log']))
+EOPY
+		bad="${bad:+$bad; }summary.json: no WARNING line in kernel_warn_quoted's kernel_log"
+	"$DEVPM_BIN" export --kcidb "$RUN_DIR" | grep -Eq "\"path\": \"devpm.planted.rules.kernel_warn_quoted\", .*\"log_excerpt\": \"[^\"]*$warn_re" ||
+		bad="${bad:+$bad; }devpm export --kcidb: no WARNING line in kernel_warn_quoted's log_excerpt"
+	# The runner's runtime-PM timeline of the failed cases.
+	"$DEVPM_BIN" report "$RUN_DIR" >/dev/null &&
+		sed -n '/id="failure-planted[/]rules[/]usage_balanced_after_cycles"/,/<[/]details>/p' \
+		"$RUN_DIR/report.html" | grep -q '<title>devpm_mock[.]3 (devpm_mock) rpm_suspend: .*err -5</title>' ||
+		bad="${bad:+$bad; }report.html: no runtime-PM timeline of usage_balanced_after_cycles with devpm_mock.3's failed rpm_suspend"
 	# devpm_mock.5 lives in suspends_after_probe only (journaled).
 	if awk '/# Subtest: /{cur=$NF} cur!="suspends_after_probe" && /devpm_mock[.]5([^0-9]|$)/ {f=1} END {exit !f}' "$k"; then
 		bad="${bad:+$bad; }devpm_mock.5 named outside suspends_after_probe"
@@ -618,7 +640,7 @@ if [ $planted = 1 ]; then
 		echo "  planted bugs FAILED: $bad"
 		exit 1
 	fi
-	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the leaker's leak failed the final re-check"
+	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the leaker's leak failed the final re-check; the planted WARN's FAIL quotes its WARNING line in results.ktap, junit.xml, summary.json and the KCIDB export; report.html has the failed cases' runtime-PM timelines"
 	exit 0
 fi
 

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # check_results.sh - the result files of a run, as their consumers read
-# them: junit.xml against the JUnit schema of the Jenkins xunit plugin
-# (tests/junit/junit-10.xsd, with xmllint), results.ktap with the kernel's
-# kunit_parser (tests/kunit_check.py) and summary.json's format (python3).
+# them: junit.xml against three JUnit schemas at once (the Jenkins xunit
+# plugin's junit-10.xsd, the Jenkins JUnit 4 schema and Ant's, with
+# xmllint; tests/junit/README), results.ktap with the kernel's
+# kunit_parser (tests/kunit_check.py), summary.json's format (python3)
+# and `devpm export --kcidb` against KCIDB's schema (tests/kcidb_check.py).
 # The run is tests/results/crash.stream collected by devpm: a failure, a
 # skip, an expected failure, a program killed before its first case, a
 # timeout and a guest crash, each with cases left unrun.  Each check has a
@@ -33,9 +35,23 @@ done
 [ -x "$build/devpm" ] || { echo "check_results: $build/devpm missing: run make" >&2; exit 2; }
 [ -r "$kunit/kunit_parser.py" ] || { echo "check_results: $kunit/kunit_parser.py missing: run 'make headers' (it unpacks tools/testing/kunit)" >&2; exit 2; }
 
+# The python3 that has jsonschema (make deps: python3-jsonschema).
+pyjs=
+for py in python3 /usr/bin/python3; do
+	if "$py" -c 'import jsonschema' 2>/dev/null; then
+		pyjs=$py
+		break
+	fi
+done
+[ -n "$pyjs" ] || { echo "check_results: no python3 with jsonschema: run 'make deps' (qemu/deps.sh installs python3-jsonschema)" >&2; exit 2; }
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/devpm-results.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 xsd=tests/junit/junit-10.xsd
+jenkins=tests/junit/jenkins-junit-4.xsd
+# Ant's schema with what Ant writes for a skipped test (README).
+ant=$tmp/ant-junit.xsd
+sed -f tests/junit/ant-skipped.sed tests/junit/ant-junit.xsd >"$ant" || exit 2
 fails=0
 checks=0
 
@@ -86,7 +102,8 @@ if [ $# -gt 0 ]; then
 		{ echo "lava-test-case: $name: measurement '$2'" >&2; exit 1; }
 	shift 2
 	if [ $# -gt 0 ]; then
-		[ "$1" = --units ] && { [ "$2" = us ] || [ "$2" = ms ]; } && [ $# -eq 2 ] ||
+		[ "$1" = --units ] && [ $# -eq 2 ] &&
+			case $2 in ns|us|ms|s|count|ratio|code) true ;; *) false ;; esac ||
 			{ echo "lava-test-case: $name: units '$*'" >&2; exit 1; }
 	fi
 fi
@@ -100,12 +117,17 @@ lava() { # lava.sh LOG
 if [ -n "$run" ]; then
 	[ -r "$run/results.ktap" ] || { echo "check_results: $run/results.ktap missing: give a run directory" >&2; exit 2; }
 	ok "$run/junit.xml valid against $xsd" xmllint --noout --schema $xsd "$run/junit.xml"
+	ok "$run/junit.xml valid against $jenkins" xmllint --noout --schema $jenkins "$run/junit.xml"
+	ok "$run/junit.xml valid against Ant's schema" xmllint --noout --schema "$ant" "$run/junit.xml"
 	ok "$run/results.ktap read whole by kunit_parser" python3 tests/kunit_check.py \
 		"$kunit" "$run/results.ktap"
 	ok "$run/summary.json format" python3 tests/summary_check.py "$run/summary.json"
 	ok "$run/lava.sh calls lava-test-case right" lava "$run/lava.sh" "$tmp/run-lava.log"
 	ok "$run/lava.sh names are summary.json's cases and metrics" python3 \
 		tests/lava_names.py "$run/summary.json" "$tmp/run-lava.log"
+	ok "devpm export --kcidb $run" "$build/devpm" export --kcidb "$run" -o "$tmp/run-kcidb.json"
+	ok "its KCIDB v4 JSON valid, a test per case" "$pyjs" tests/kcidb_check.py \
+		"$tmp/run-kcidb.json" --summary "$run/summary.json"
 	echo "check_results: $run: $((checks - fails)) of $checks checks passed"
 	[ $fails -eq 0 ]
 	exit
@@ -123,13 +145,32 @@ res=$tmp/res/latest
 
 # junit.xml
 ok "junit.xml valid against $xsd" xmllint --noout --schema $xsd "$res/junit.xml"
-ok "junit.xml: the crash and the unrun cases are errors" \
-	grep -q '<testsuites name="devpm" tests="13" failures="3" errors="5"' "$res/junit.xml"
-sed 's/<testsuites name="devpm"/<testsuites name="devpm" skipped="3"/' \
-	"$res/junit.xml" >"$tmp/skipped.xml"
-bad "schema rejects <testsuites skipped>" xmllint --noout --schema $xsd "$tmp/skipped.xml"
+ok "junit.xml valid against $jenkins" xmllint --noout --schema $jenkins "$res/junit.xml"
+ok "junit.xml valid against Ant's schema" xmllint --noout --schema "$ant" "$res/junit.xml"
+# The totals of the testsuites (the root has none: Ant's schema).
+total() { xmllint --xpath "sum(//testsuite/@$1)" "$res/junit.xml"; }
+ok "junit.xml: the crash and the unrun cases are errors" sh -c \
+	'[ "$0 $1 $2" = "13 3 5" ]' "$(total tests)" "$(total failures)" "$(total errors)"
+ok "junit.xml: timestamp, hostname and the run's properties" sh -c \
+	'grep -q "<testsuite name=\"pci/rt\" package=\"devpm.pci\" id=\"0\" timestamp=\"2025-01-02T03:04:05\" hostname=\"" "$0" &&
+	 grep -q "<property name=\"kernel_release\" value=\"6.1.0-57-amd64\"/>" "$0" &&
+	 grep -q "<property name=\"config_sha256\" value=\"" "$0"' "$res/junit.xml"
+# Negative controls, one a schema: each broken the way a writer could.
+sed 's/<testsuites>/<testsuites skipped="3">/' "$res/junit.xml" >"$tmp/skipped.xml"
+bad "junit-10 rejects <testsuites skipped>" xmllint --noout --schema $xsd "$tmp/skipped.xml"
 sed 's/<\/testcase>/<bogus\/><\/testcase>/' "$res/junit.xml" >"$tmp/bogus.xml"
-bad "schema rejects an unknown element" xmllint --noout --schema $xsd "$tmp/bogus.xml"
+bad "junit-10 rejects an unknown element" xmllint --noout --schema $xsd "$tmp/bogus.xml"
+sed 's/<skipped>\([^<]*\)<\/skipped>/<skipped message="\1"\/>/' "$res/junit.xml" >"$tmp/skipmsg.xml"
+bad "Jenkins 4 rejects <skipped message=...>" xmllint --noout --schema $jenkins "$tmp/skipmsg.xml"
+sed 's/ timestamp="[^"]*"//' "$res/junit.xml" >"$tmp/nots.xml"
+bad "Ant rejects a testsuite without timestamp" xmllint --noout --schema "$ant" "$tmp/nots.xml"
+sed 's/ hostname="[^"]*"//' "$res/junit.xml" >"$tmp/nohost.xml"
+bad "Ant rejects a testsuite without hostname" xmllint --noout --schema "$ant" "$tmp/nohost.xml"
+sed 's/<testcase \([^>]*\)\/>/<testcase \1><system-out>x<\/system-out><\/testcase>/' \
+	"$res/junit.xml" >"$tmp/caseout.xml"
+bad "Ant rejects a testcase's own <system-out>" xmllint --noout --schema "$ant" "$tmp/caseout.xml"
+bad "the published Ant schema has no <skipped>" xmllint --noout --schema \
+	tests/junit/ant-junit.xsd "$res/junit.xml"
 
 # results.ktap: 13 leaves; the 4 not run count as failed, nothing crashed.
 ok "kunit_parser reads results.ktap whole" python3 tests/kunit_check.py \
@@ -156,9 +197,35 @@ ok "summary.json: format version, units, not_run" python3 tests/summary_check.py
 sed 's/"units": "us", //' "$res/summary.json" >"$tmp/nounits.json"
 bad "summary_check rejects a metric without units" python3 tests/summary_check.py \
 	"$tmp/nounits.json" not_run=4
-sed 's/"format_version": 2,//' "$res/summary.json" >"$tmp/nover.json"
+sed 's/"format_version": 3,//' "$res/summary.json" >"$tmp/nover.json"
 bad "summary_check rejects no format version" python3 tests/summary_check.py \
 	"$tmp/nover.json" not_run=4
+sed 's/"units": "us", /"units": "none", /' "$res/summary.json" >"$tmp/none.json"
+bad "summary_check rejects units \"none\"" python3 tests/summary_check.py \
+	"$tmp/none.json" not_run=4
+sed 's/"started": "[^"]*", //' "$res/summary.json" >"$tmp/nostart.json"
+bad "summary_check rejects a case without its start" python3 tests/summary_check.py \
+	"$tmp/nostart.json" not_run=4
+
+# devpm export --kcidb: KCIDB v4 (tests/kcidb/README).
+ok "devpm export --kcidb" "$build/devpm" export --kcidb "$res" -o "$tmp/kcidb.json"
+ok "KCIDB JSON valid, a test per case with its status" "$pyjs" tests/kcidb_check.py \
+	"$tmp/kcidb.json" --summary "$res/summary.json"
+ok "KCIDB: the crash an ERROR, the unrun MISS, the XFAIL waived" sh -c \
+	'grep -q "\"path\": \"devpm.i2c.two.c\", .*\"status\": \"ERROR\"" "$0" &&
+	 grep -q "\"path\": \"devpm.usb.hang.later\", .*\"status\": \"MISS\"" "$0" &&
+	 grep -q "\"path\": \"devpm.pci.rt.known\", .*\"status\": \"FAIL\", \"waived\": true" "$0"' \
+	"$tmp/kcidb.json"
+sed 's/"path": "devpm.pci.rt.idle.0000_00_01_0/"path": "devpm.pci.rt.idle.0000:00:01.0/' \
+	"$tmp/kcidb.json" >"$tmp/kcidb-path.json"
+bad "kcidb_check rejects a path with ':'" "$pyjs" tests/kcidb_check.py "$tmp/kcidb-path.json"
+sed 's/"status": "PASS"/"status": "OK"/' "$tmp/kcidb.json" >"$tmp/kcidb-status.json"
+bad "kcidb_check rejects an unknown status" "$pyjs" tests/kcidb_check.py "$tmp/kcidb-status.json"
+sed 's/"waived": /"xfail": /' "$tmp/kcidb.json" >"$tmp/kcidb-prop.json"
+bad "kcidb_check rejects a property KCIDB lacks" "$pyjs" tests/kcidb_check.py "$tmp/kcidb-prop.json"
+grep -v '"path": "devpm.pci.rt.busy",' "$tmp/kcidb.json" >"$tmp/kcidb-lost.json"
+bad "kcidb_check misses no case of summary.json" "$pyjs" tests/kcidb_check.py \
+	"$tmp/kcidb-lost.json" --summary "$res/summary.json"
 
 # lava.sh: 13 results (as in junit.xml) and 2 measurements.
 ok "lava.sh calls lava-test-case right" lava "$res/lava.sh" "$tmp/lava.log"

@@ -38,6 +38,20 @@ TEST(splats_are_bad)
 	}
 }
 
+/* The line a failure quotes: the one naming file and function wins. */
+TEST(bad_rank_prefers_file_and_function)
+{
+	EXPECT_EQ(3, devpm_kmsg_bad_rank("WARNING: CPU: 0 PID: 123 at drivers/base/power/runtime.c:1234 rpm_suspend+0x1a/0x2b0"));
+	EXPECT_EQ(3, devpm_kmsg_bad_rank("WARNING: CPU: 0 PID: 93 at /build/devpm_mock/callbacks.c:160 mock_runtime_suspend+0x5a/0xd0 [devpm_mock]"));
+	EXPECT_EQ(2, devpm_kmsg_bad_rank("kernel BUG at drivers/usb/core/hub.c:1234!"));
+	EXPECT_EQ(2, devpm_kmsg_bad_rank("BUG: KASAN: use-after-free in rpm_resume+0x24/0x3c0"));
+	EXPECT_EQ(1, devpm_kmsg_bad_rank("Oops: 0002 [#1] PREEMPT SMP NOPTI"));
+	EXPECT_EQ(1, devpm_kmsg_bad_rank("WARNING: possible circular locking dependency detected"));
+	EXPECT_EQ(0, devpm_kmsg_bad_rank("------------[ cut here ]------------"));
+	EXPECT_EQ(0, devpm_kmsg_bad_rank("Call Trace:"));
+	EXPECT_EQ(0, devpm_kmsg_bad_rank("e1000e 0000:00:02.0: link up"));
+}
+
 TEST(quiet_lines_are_not_bad)
 {
 	static const char *const lines[] = {

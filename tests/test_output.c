@@ -10,6 +10,7 @@
 #include "json.h"
 #include "ktap.h"
 #include "output.h"
+#include "sha256.h"
 
 static const char stream[] =
 	"DEVPM-STREAM 1\n"
@@ -25,6 +26,8 @@ static const char stream[] =
 	"OUT 1000500 # METRIC 0000:00:01.0 suspend_us=900.5\n"
 	"OUT 1000600 ok 1 pci.idle\n"
 	"OUT 1000700 #  RUN           pci.busy ...\n"
+	"KMSG 1000750 ------------[ cut here ]------------\n"
+	"KMSG 1000751 WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2\n"
 	"OUT 1000800     not ok 1 0000:00:02.0 # usage <1> & \"held\" \x01\xff\n"
 	"OUT 1000900 not ok 2 pci.busy\n"
 	"END 1002000 pci/rt 2 exit:1\n"
@@ -71,13 +74,21 @@ TEST(junit_well_formed_and_counted)
 	EXPECT_EQ(5, c);
 	EXPECT_EQ(1, f);
 	EXPECT_EQ(2, s);
-	ASSERT_HAS(x, "<testsuites name=\"devpm\" tests=\"5\" failures=\"1\" errors=\"1\" time=");
-	ASSERT_HAS(x, "name=\"pci/rt\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\"");
+	/* Ant's schema: no attribute on the root, these on a testsuite. */
+	ASSERT_HAS(x, "<testsuites>\n  <testsuite name=\"pci/rt\" package=\"devpm.pci\" id=\"0\" timestamp=\"2025-01-01T12:00:00\" hostname=\"localhost\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\"");
+	ASSERT_HAS(x, "<property name=\"kernel_release\" value=\"6.1.0-57-amd64\"/>");
+	ASSERT_HAS(x, "<property name=\"config_sha256\" value=\"\"/>");
 	ASSERT_HAS(x, "name=\"later\" time=\"0.000\">\n      <error message=\"not run: the program ended (exit:1) before this case\" type=\"not_run\"/>");
 	ASSERT_HAS(x, "classname=\"devpm.pci.rt\" name=\"busy\"");
 	ASSERT_HAS(x, "usage &lt;1&gt; &amp; &quot;held&quot; ??");
-	ASSERT_HAS(x, "<skipped message=\"XFAIL hub keeps usage\"/>");
-	ASSERT_HAS(x, "<skipped message=\"no CONFIG_&lt;X&gt;\"/>");
+	/* Jenkins 4's schema: <skipped> is text only. */
+	ASSERT_HAS(x, "<skipped>XFAIL hub keeps usage</skipped>");
+	ASSERT_HAS(x, "<skipped>no CONFIG_&lt;X&gt;</skipped>");
+	/* The failure's kernel log, in its text and its program's stderr. */
+	ASSERT_HAS(x, "kernel log during pci/rt/busy:\n[    1.000750] BAD ------------[ cut here ]------------\n[    1.000751] BAD WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2\n</failure>");
+	ASSERT_HAS(x, "<system-err>not run: later\n== pci/rt/busy: kernel log ==\n[    1.000750]");
+	/* The WARN's reason quotes the line naming file and function. */
+	ASSERT_HAS(x, "kernel: WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2 (during busy)");
 	free(x);
 	rn_run_free(r);
 }
@@ -110,7 +121,7 @@ TEST(ktap_reads_back)
 	EXPECT_STREQ("0000:00:01.0", c->kids[0].name);
 	c = rn_ktap_kid(rt, "busy");
 	EXPECT_EQ(RN_FAIL, c->result);
-	EXPECT_STREQ("0000:00:02.0: usage <1> & \"held\" ??", c->reason);
+	EXPECT_STREQ("0000:00:02.0: usage <1> & \"held\" ??; kernel: WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2 (during busy)", c->reason);
 	c = rn_ktap_kid(pci, "needs");
 	EXPECT_EQ(RN_SKIP, c->result);
 	EXPECT_STREQ("no CONFIG_<X>", c->reason);
@@ -175,7 +186,9 @@ TEST(summary_json_reads_back)
 	EXPECT_EQ(1, (int)v);
 	EXPECT_STREQ("devpm-summary", rn_json_str(j, "format"));
 	ASSERT_TRUE(rn_json_num(j, "format_version", &v));
-	EXPECT_EQ(2, (int)v);
+	EXPECT_EQ(3, (int)v);
+	EXPECT_STREQ("6.1.0-57-amd64", rn_json_str(rn_json_get(j, "properties"),
+						   "kernel_release"));
 	cases = rn_json_get(j, "cases");
 	ASSERT_NE(NULL, cases);
 	ASSERT_EQ(5, cases->n);
@@ -184,6 +197,8 @@ TEST(summary_json_reads_back)
 	EXPECT_STREQ("rt", rn_json_str(c, "program"));
 	EXPECT_STREQ("idle", rn_json_str(c, "case"));
 	EXPECT_STREQ("pass", rn_json_str(c, "result"));
+	EXPECT_STREQ("2025-01-01T12:00:00.000Z", rn_json_str(c, "started"));
+	EXPECT_EQ(0, rn_json_get(c, "kernel_log")->n);
 	ASSERT_TRUE(rn_json_num(c, "duration_ms", &v));
 	m = rn_json_get(c, "metrics");
 	ASSERT_EQ(1, m->n);
@@ -193,7 +208,12 @@ TEST(summary_json_reads_back)
 	EXPECT_EQ(9005, (int)(v * 10 + 0.5));
 	c = cases->items[1];
 	EXPECT_STREQ("fail", rn_json_str(c, "result"));
-	EXPECT_STREQ("0000:00:02.0: usage <1> & \"held\" ??",
+	/* The case's start, 0.7 ms into the run, and its kernel log. */
+	EXPECT_STREQ("2025-01-01T12:00:00.000Z", rn_json_str(c, "started"));
+	ASSERT_EQ(2, rn_json_get(c, "kernel_log")->n);
+	EXPECT_STREQ("[    1.000751] WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2",
+		     rn_json_get(c, "kernel_log")->items[1]->str);
+	EXPECT_STREQ("0000:00:02.0: usage <1> & \"held\" ??; kernel: WARNING: CPU: 0 PID: 1 at drivers/x.c:1 f+0x1/0x2 (during busy)",
 		     rn_json_str(c, "reason"));
 	EXPECT_STREQ("fail", rn_json_str(rn_json_get(c, "devices")->items[0],
 					 "result"));
@@ -499,7 +519,7 @@ TEST(lava_measurements)
 	ASSERT_HAS(l, "\nlava-test-case devpm.usb.known.k --result skip\n");
 	free(l);
 	rn_run_free(r);
-	/* Units from the name: _ms is ms, a count has none. */
+	/* Units from the name: _ms is ms, a count is a count. */
 	r = tr_stream("DEVPM-STREAM 1\nRUN id 2025-01-01T00:00:00Z 0\n"
 		      "PROG 10 s/p 5\nOUT 11 #  RUN           f.a ...\n"
 		      "OUT 12 # METRIC - autosuspend_error_ms=3\n"
@@ -508,18 +528,50 @@ TEST(lava_measurements)
 		      true, NULL);
 	l = rn_out_lava(r);
 	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.-.autosuspend_error_ms --result pass --measurement 3 --units ms\n");
-	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.1-1.wakeups --result pass --measurement 7\n");
+	ASSERT_HAS(l, "\nlava-test-case devpm.s.p.a.1-1.wakeups --result pass --measurement 7 --units count\n");
 	a = strstr(l, "wakeups");
 	b = a ? strchr(a, '\n') : NULL;
 	ASSERT_NE(NULL, b);
-	/* Control: no --units on the unitless line. */
-	EXPECT_EQ(NULL, memmem(a, b - a, "--units", 7));
+	/* Control: one --units on the line. */
+	EXPECT_EQ(NULL, memmem(a + 1, b - a - 1, "wakeups", 7));
 	EXPECT_STREQ("ms", rn_metric_units("x_ms"));
 	EXPECT_STREQ("us", rn_metric_units("x_us"));
-	EXPECT_STREQ("none", rn_metric_units("us"));
-	EXPECT_STREQ("none", rn_metric_units("x_usec"));
+	/* A time's unit is a word of its name, never the first. */
+	EXPECT_STREQ("us", rn_metric_units("wait_lag_us_p50"));
+	EXPECT_STREQ("us", rn_metric_units("io_resume_us_max"));
+	EXPECT_STREQ("ms", rn_metric_units("floor_sleep_ms"));
+	EXPECT_STREQ("count", rn_metric_units("us"));
+	EXPECT_STREQ("count", rn_metric_units("x_usec"));
+	EXPECT_STREQ("count", rn_metric_units("eperm_refusals"));
+	EXPECT_STREQ("ratio", rn_metric_units("async_speedup"));
+	EXPECT_STREQ("ratio", rn_metric_units("resume_over_suspend"));
+	EXPECT_STREQ("code", rn_metric_units("outcome"));
 	free(l);
 	rn_run_free(r);
+}
+
+/* FIPS 180-4's examples, the second across the padding's boundary. */
+TEST(sha256_known_digests)
+{
+	static const struct { const char *in, *hex; } v[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	struct rn_sha256 h;
+	char hex[65];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		rn_sha256_init(&h);
+		/* In two pieces: the block buffer carries across adds. */
+		rn_sha256_add(&h, v[i].in, strlen(v[i].in) / 2);
+		rn_sha256_add(&h, v[i].in + strlen(v[i].in) / 2,
+			      strlen(v[i].in) - strlen(v[i].in) / 2);
+		rn_sha256_hex(&h, hex);
+		EXPECT_STREQ(v[i].hex, hex);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -5,9 +5,13 @@
  * stream of a QEMU run, then an async program whose timelines and failure
  * are made up in the TIMELINE format) with a failure and a malformed line.
  */
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "kselftest_harness.h"
 #include "test_runner.h"
 #include "output.h"
+#include "rpm_timeline.h"
 #include "timeline.h"
 
 TEST(timeline_line)
@@ -71,7 +75,7 @@ TEST(svg_rows_lanes_errors)
 	add(&tl, "# TIMELINE c1 suspend dev2 - 11 100 300 -5");
 	add(&tl, "# TIMELINE c1 resume dev2 - 10 900 100 0");
 	add(&tl, "# TIMELINE c2 suspend other drv 12 0 5 0");
-	rn_tl_svg(&b, &tl, "c1");
+	rn_tl_svg(&b, &tl, "c1", 0);
 	ASSERT_NE(NULL, b.s);
 	/* Three bars twice (device rows and lane rows), none of c2. */
 	EXPECT_EQ(6, (int)count(b.s, "<rect class=\"cb\""));
@@ -89,6 +93,108 @@ TEST(svg_rows_lanes_errors)
 	EXPECT_EQ(1, (int)count(b.s, ">resume</text>"));
 	rn_buf_free(&b);
 	rn_tl_free(&tl);
+}
+
+/*
+ * Folded: the devices whose callbacks all took less than the threshold
+ * share one row; the slowest device is drawn first.
+ */
+TEST(svg_slowest_first_rest_folded)
+{
+	struct rn_timeline tl = { 0 };
+	struct rn_buf b = { 0 };
+	struct rn_tl_sum sum;
+	const char *slow, *fast, *fold;
+
+	add(&tl, "# TIMELINE c resume fast drv 10 0 1500 0");
+	add(&tl, "# TIMELINE c resume slow drv 10 0 90000 0");
+	add(&tl, "# TIMELINE c resume tiny1 - 10 10 20 0");
+	add(&tl, "# TIMELINE c resume tiny2 - 10 30 20 0");
+	add(&tl, "# TIMELINE c suspend tinybad - 10 50 20 -5");
+	rn_tl_summary(&tl, "c", 1000, &sum);
+	EXPECT_EQ(5, sum.ndev);
+	EXPECT_EQ(3, sum.nshown);
+	EXPECT_EQ(1, sum.nerr);
+	EXPECT_STREQ("slow", sum.slowest->device);
+	rn_tl_svg(&b, &tl, "c", 1000);
+	slow = strstr(b.s, ">slow <tspan");
+	fast = strstr(b.s, ">fast <tspan");
+	fold = strstr(b.s, ">2 more devices, each &lt; 1000 \xc2\xb5s<");
+	ASSERT_NE(NULL, slow);
+	ASSERT_NE(NULL, fast);
+	ASSERT_NE(NULL, fold) TH_LOG("%s", b.s);
+	EXPECT_LT(slow, fast);
+	EXPECT_LT(fast, fold);
+	/* A failed one is never folded; no row of its own for the two. */
+	EXPECT_NE(0, (int)count(b.s, ">tinybad <tspan"));
+	EXPECT_EQ(0, (int)count(b.s, ">tiny1 <tspan"));
+	/* Their bars are still drawn, in the shared row (and lanes). */
+	EXPECT_EQ(10, (int)count(b.s, "<rect class=\"cb\""));
+	rn_buf_free(&b);
+	/* Negative control: no threshold, no fold. */
+	rn_tl_svg(&b, &tl, "c", 0);
+	EXPECT_EQ(0, (int)count(b.s, "more device"));
+	EXPECT_NE(0, (int)count(b.s, ">tiny1 <tspan"));
+	rn_buf_free(&b);
+	rn_tl_free(&tl);
+}
+
+static struct devpm_event rpm_ev(enum devpm_ev_type type, uint64_t ts,
+				  const char *dev, int ret)
+{
+	struct devpm_event e = { .ts_us = ts, .pid = 7, .type = type };
+
+	snprintf(e.dev, sizeof(e.dev), "%s", dev);
+	/* B and C suspend in this test, A resumes. */
+	if (type == DEVPM_EV_RPM_RETURN)
+		snprintf(e.func, sizeof(e.func), "%s", strcmp(dev, "A") ?
+			 "rpm_suspend" : "rpm_resume");
+	e.ret = ret;
+	return e;
+}
+
+static void fake_driver(const char *dev, char *buf, size_t len)
+{
+	snprintf(buf, len, "drv_%s", dev);
+}
+
+/*
+ * A failed case's runtime-PM calls as TIMELINE records: each call paired
+ * with its return, from the case's start; calls that did nothing
+ * (already active 1, -EBUSY) and calls before the case are left out.
+ */
+TEST(rpm_timeline_records)
+{
+	struct devpm_event ev[] = {
+		rpm_ev(DEVPM_EV_RPM_SUSPEND, 500, "C", 0),
+		rpm_ev(DEVPM_EV_RPM_RETURN, 600, "C", 0),
+		rpm_ev(DEVPM_EV_RPM_RESUME, 1000, "A", 0),
+		rpm_ev(DEVPM_EV_RPM_RETURN, 1300, "A", 0),
+		rpm_ev(DEVPM_EV_RPM_RESUME, 2000, "A", 0),
+		rpm_ev(DEVPM_EV_RPM_RETURN, 2010, "A", 1),
+		rpm_ev(DEVPM_EV_RPM_SUSPEND, 3000, "B", 0),
+		rpm_ev(DEVPM_EV_RPM_RETURN, 3100, "B", -5),
+		rpm_ev(DEVPM_EV_RPM_SUSPEND, 4000, "B", 0),
+		rpm_ev(DEVPM_EV_RPM_RETURN, 4001, "B", -16),
+	};
+	struct rn_stream st = { .nfd = 1 };
+	char tmp[PATH_MAX], path[PATH_MAX + 8], *text;
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	snprintf(path, sizeof(path), "%s/s", tmp);
+	st.fd[0] = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, st.fd[0]);
+	EXPECT_EQ(2, rn_rpm_case_timeline(&st, "s/p/c", "c", 900, 5000, ev,
+					  sizeof(ev) / sizeof(ev[0]),
+					  fake_driver));
+	close(st.fd[0]);
+	text = rn_read_file(path, NULL);
+	ASSERT_NE(NULL, text);
+	EXPECT_STREQ("TIMELINE s/p/c rpm:c rpm_resume A drv_A 7 100 300 0\n"
+		     "TIMELINE s/p/c rpm:c rpm_suspend B drv_B 7 2100 100 -5\n",
+		     text);
+	free(text);
+	unit_rm_rf(tmp);
 }
 
 static const char *fixture(void)
@@ -134,21 +240,30 @@ TEST(report_of_a_run)
 	/* Verdicts per suite. */
 	ASSERT_HAS(html, "<td>i2c</td><td><span class=\"pass\">pass</span>");
 	ASSERT_HAS(html, "<td>async</td><td><span class=\"fail\">fail</span>");
+	/* The banner: red, the counts. */
+	ASSERT_HAS(html, "<div class=\"banner bad\" id=\"verdict\"><b>FAIL</b> &#8212; ");
+	ASSERT_HAS(html, " 1 fail, ");
 	/* The one failure, its reason, the kernel log of the case. */
 	EXPECT_EQ(1, (int)count(html, "<h3 class=\"fail\">FAIL "));
-	ASSERT_HAS(html, "FAIL async/system_sleep/suspend_fails_cleanly</h3>");
+	ASSERT_HAS(html, "<div class=\"failure\" id=\"failure-async/system_sleep/suspend_fails_cleanly\"><h3 class=\"fail\">FAIL <a class=\"self\" href=\"#async/system_sleep/suspend_fails_cleanly\">async/system_sleep/suspend_fails_cleanly</a></h3>");
 	ASSERT_HAS(html, "errno -16, step suspend");
 	ASSERT_HAS(html, "platform_pm_suspend+0x0/0x50 returns -16");
-	/* A timeline per cycle, the malformed line named. */
-	EXPECT_EQ(4, (int)count(html, "<svg "));
-	ASSERT_HAS(html, "<h3>real_device_timing.1 <small>(async/system_sleep/real_device_timing)");
-	ASSERT_HAS(html, "<h3>real_device_timing.rpm ");
-	ASSERT_HAS(html, "<h3>suspend_fails_cleanly.1 <small>(async/system_sleep/suspend_fails_cleanly)");
+	/* Its devices' runtime PM, from the runner's records, open. */
+	ASSERT_HAS(html, "<details open><summary>Runtime PM of its devices: 2 device(s), rpm_suspend and rpm_resume calls from the case's start, <span class=\"fail\">1 with a failed call</span>");
+	ASSERT_HAS(html, "0000:00:1f.2 (ahci) rpm_suspend: start 900000 \xc2\xb5s, 1500 \xc2\xb5s, lane 88, err -5");
+	/* A timeline per cycle (and the failure's), folded but the failed one's. */
+	EXPECT_EQ(5, (int)count(html, "<svg "));
+	ASSERT_HAS(html, "<details><summary><b>real_device_timing.1</b> <small>(async/system_sleep/real_device_timing)");
+	ASSERT_HAS(html, "<details><summary><b>real_device_timing.rpm</b> ");
+	ASSERT_HAS(html, "<details open><summary><b>suspend_fails_cleanly.1</b> <small>(async/system_sleep/suspend_fails_cleanly)");
+	/* An anchor per case; the failed one links to its failure. */
+	ASSERT_HAS(html, "<tr id=\"i2c/controller/controller_autosuspends\"><td><a class=\"self\" href=\"#i2c/controller/controller_autosuspends\">");
+	ASSERT_HAS(html, "<a href=\"#failure-async/system_sleep/suspend_fails_cleanly\"><span class=\"fail\">fail</span></a>");
 	ASSERT_HAS(html, "1 TIMELINE line(s) could not be read, the first: <code># TIMELINE broken line</code>");
 	ASSERT_HAS(html, ">rpm_suspend</text>");
 	/* Self-contained: nothing to fetch. */
 	EXPECT_EQ(0, (int)count(html, "src="));
-	EXPECT_EQ(0, (int)count(html, "href="));
+	EXPECT_EQ(count(html, "href=\"#"), count(html, "href="));
 	EXPECT_EQ(0, (int)count(html, "url("));
 	EXPECT_EQ(0, (int)count(html, "<script"));
 	free(html);
@@ -174,7 +289,8 @@ TEST(report_of_a_clean_run)
 	html = report(o, tmp, src);
 	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
 	ASSERT_NE(NULL, html);
-	ASSERT_HAS(html, "<h2>Failures</h2>\n<p>None.</p>");
+	ASSERT_HAS(html, "<div class=\"banner ok\" id=\"verdict\"><b>PASS</b> &#8212; 1 pass, 0 fail");
+	ASSERT_HAS(html, "<h2 id=\"failures\">Failures</h2>\n<p>None.</p>");
 	ASSERT_HAS(html, "No program printed a timeline in this run.");
 	EXPECT_EQ(0, (int)count(html, "<svg "));
 	free(html);

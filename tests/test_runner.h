@@ -251,7 +251,8 @@ static inline const char *xml_check(const char *s, int *ncase, int *nfail,
 			(*ncase)++;
 		if (!strncmp(name, "failure ", 8) || !strncmp(name, "failure>", 8))
 			(*nfail)++;
-		if (!strncmp(name, "skipped ", 8) || !strncmp(name, "skipped/", 8))
+		if (!strncmp(name, "skipped ", 8) || !strncmp(name, "skipped/", 8) ||
+		    !strncmp(name, "skipped>", 8))
 			(*nskip)++;
 		if (depth == 32)
 			return "too deep";

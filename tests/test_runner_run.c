@@ -479,12 +479,14 @@ TEST(list_command)
 	setup(&e, true);
 	tr_devpm(o, e.tmp, e.env, args);
 	EXPECT_EQ(0, o->code) TH_LOG("%s", o->err);
-	ASSERT_HAS(o->out, "fake/hang (timeout 2 s)\n    stuck\n    later\n");
-	ASSERT_HAS(o->out, "fake/needs (timeout 20 s)\n    needs kconfig: CONFIG_FAKE_THING\n    never\n");
-	ASSERT_HAS(o->out, "other/kernel (timeout 20 s)\n");
+	ASSERT_HAS(o->out, "fake/hang (timeout 2 s): runs here\n    stuck\n    later\n");
+	ASSERT_HAS(o->out, "fake/needs (timeout 20 s): ");
+	ASSERT_HAS(o->out, "\n    needs kconfig: CONFIG_FAKE_THING  ");
+	ASSERT_HAS(o->out, "\n    never\n");
+	ASSERT_HAS(o->out, "other/kernel (timeout 20 s): runs here\n");
 	tr_devpm(o, e.tmp, e.env, glob);
 	EXPECT_EQ(0, o->code);
-	ASSERT_HAS(o->out, "fake/fail (timeout 20 s)\n    asserts\n");
+	ASSERT_HAS(o->out, "fake/fail (timeout 20 s): runs here\n    asserts\n");
 	ASSERT_HAS(o->out, "    alpha\n");
 	ASSERT_HASNT(o->out, "beta");
 	ASSERT_HASNT(o->out, "fake/hang");

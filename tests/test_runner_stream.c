@@ -132,6 +132,37 @@ TEST(kernel_lines_charged_to_what_ran)
 	rn_run_free(r);
 }
 
+/*
+ * A WARN's splat starts with "[ cut here ]": the reason quotes the
+ * "WARNING: ... at file:line function" line after it (the negative
+ * control: without the ranking, the first bad line was quoted).
+ */
+TEST(warn_reason_quotes_file_and_function)
+{
+	struct rn_run *r = feed2(head,
+		"PROG 2000 fixture/mock 60\n"
+		"OUT 2100 #  RUN           f.a ...\n"
+		"KMSG 2150 ------------[ cut here ]------------\n"
+		"KMSG 2151 WARNING: CPU: 0 PID: 9 at devpm_mock/callbacks.c:160 mock_runtime_suspend+0x5a/0xd0 [devpm_mock]\n"
+		"KMSG 2152 Modules linked in: devpm_mock(OE)\n"
+		"KMSG 2153 Call Trace:\n"
+		"TAINT 2154 W\n"
+		"OUT 2200 ok 1 f.a\n"
+		"END 2700 fixture/mock 0 exit:0\n"
+		"KMSG 2800 ------------[ cut here ]------------\n"
+		"KMSG 2801 kernel BUG at drivers/base/power/main.c:12!\n"
+		"DONE 2900 1\n", true, NULL);
+	struct rn_prog *p = &r->progs[0];
+
+	EXPECT_EQ(RN_FAIL, p->cases[0].result);
+	EXPECT_STREQ("kernel: WARNING: CPU: 0 PID: 9 at devpm_mock/callbacks.c:160 mock_runtime_suspend+0x5a/0xd0 [devpm_mock] (during a)",
+		     p->cases[0].reason);
+	EXPECT_EQ(RN_FAIL, p->result);
+	EXPECT_STREQ("kernel: kernel BUG at drivers/base/power/main.c:12! (after mock ended)",
+		     p->reason);
+	rn_run_free(r);
+}
+
 TEST(bad_records_and_second_header)
 {
 	struct rn_run *r = feed2("garbage before the header\n",

@@ -148,6 +148,43 @@ bool devpm_kmsg_is_bad(const char *line)
 	return task && strstr(task, " blocked for more than ");
 }
 
+/* " at <path>.<ext>:<line>": a source file and line. */
+static bool names_file(const char *s)
+{
+	const char *at, *colon;
+
+	for (at = strstr(s, " at "); at; at = strstr(at + 1, " at ")) {
+		colon = strchr(at + 4, ':');
+		if (colon && colon[1] >= '0' && colon[1] <= '9' &&
+		    memchr(at + 4, '.', colon - at - 4) &&
+		    !memchr(at + 4, ' ', colon - at - 4))
+			return true;
+	}
+	return false;
+}
+
+/* A symbol with its offset: "rpm_suspend+0x1a/0x2b0". */
+static bool names_function(const char *s)
+{
+	const char *p = strstr(s, "+0x");
+
+	return p && p > s && p[-1] != ' ' && strchr(p, '/');
+}
+
+int devpm_kmsg_bad_rank(const char *line)
+{
+	bool file, func;
+
+	if (!devpm_kmsg_is_bad(line) || strstr(line, "[ cut here ]") ||
+	    strstr(line, "Call Trace:"))
+		return 0;
+	file = names_file(line);
+	func = names_function(line);
+	if (file && func)
+		return 3;
+	return file || func ? 2 : 1;
+}
+
 long devpm_taint_read(void)
 {
 	long v;

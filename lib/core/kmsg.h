@@ -36,6 +36,17 @@ void devpm_kmsg_close(struct devpm_kmsg *k);
 bool devpm_kmsg_is_bad(const char *line);
 
 /*
+ * How well a splat's line says where it happened, for the one line a
+ * failure quotes: 3 names the file and the function ("WARNING: CPU: 0
+ * PID: 1 at drivers/base/power/runtime.c:1234 rpm_suspend+0x1a/0x2b0",
+ * kernel/panic.c:__warn), 2 the file ("kernel BUG at mm/slub.c:12!") or
+ * the function ("BUG: KASAN: use-after-free in f+0x1/0x2"), 1 any other
+ * bad line, 0 a marker that names nothing ("------------[ cut here ]",
+ * "Call Trace:") or no bad line.
+ */
+int devpm_kmsg_bad_rank(const char *line);
+
+/*
  * /proc/sys/kernel/tainted (or -errno); taint_new() lists the flags set in
  * now but not in before as their letters in bit order ("DW"; '?' for a bit
  * after N), ignoring E and O; "" if none or either value is negative.

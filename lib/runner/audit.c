@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * audit.c - `devpm audit [--json]` and `devpm why DEVICE`: read-only; every
- * device with a power/ directory, its runtime status and, when it is not
+ * audit.c - `devpm audit [--all] [--json]` and `devpm why DEVICE`:
+ * read-only; the devices with runtime PM (every device with a power/
+ * directory with --all), their runtime status and, when one is not
  * suspended, every reason the kernel has to keep it so (diagnose.h).
+ * Most devices of a machine (ttys, memory blocks, ACPI nodes) report
+ * runtime_status "unsupported": runtime PM was never enabled for them,
+ * rpm_suspend() would return -EACCES (drivers/base/power/runtime.c:
+ * rpm_check_suspend_allowed), so nothing is to be learnt from them by
+ * default.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +28,12 @@ static const char *or_dash(const char *s)
 static bool suspended(const struct devpm_dev *d)
 {
 	return d->rpm.have_status && !strcmp(d->rpm.status, "suspended");
+}
+
+/* Has runtime PM: a status other than "unsupported" (runtime.c: rpm_status_str). */
+static bool has_rpm(const struct devpm_dev *d)
+{
+	return d->rpm.have_status && strcmp(d->rpm.status, "unsupported");
 }
 
 static int by_bus(const void *a, const void *b)
@@ -51,14 +63,15 @@ static void diag_line(const struct devpm_dev *d, char *buf, size_t len)
 	devpm_diag_line(&diag, buf, len);
 }
 
-static void audit_json(struct devpm_dev *v, size_t n)
+static void audit_json(struct devpm_dev *v, size_t n, size_t total, bool all)
 {
 	struct rn_buf b = { 0 };
 	struct devpm_diag diag;
 	size_t i;
 	int j;
 
-	rn_buf_add(&b, "{\"devices\": [\n");
+	rn_buf_printf(&b, "{\"shown\": \"%s\", \"total\": %zu, \"devices\": [\n",
+		      all ? "all" : "runtime_pm", total);
 	for (i = 0; i < n; i++) {
 		memset(&diag, 0, sizeof(diag));
 		if (!suspended(&v[i]))
@@ -91,11 +104,20 @@ static void audit_json(struct devpm_dev *v, size_t n)
 	rn_buf_free(&b);
 }
 
-static void audit_text(struct devpm_dev *v, size_t n)
+static void audit_text(struct devpm_dev *v, size_t n, size_t total, bool all)
 {
-	int wb = 3, wn = 4, wd = 6;
+	int wb = 3, wn = 6, wd = 6;
+	size_t i, nsusp = 0;
 	char why[2048];
-	size_t i;
+
+	for (i = 0; i < n; i++)
+		nsusp += suspended(&v[i]);
+	if (all)
+		printf("# %zu devices, %zu with runtime PM of them: %zu suspended, %zu not\n",
+		       n, total, nsusp, total - nsusp);
+	else
+		printf("# %zu of %zu devices have runtime PM ('devpm audit --all' lists every one): %zu suspended, %zu not\n",
+		       n, total, nsusp, n - nsusp);
 
 	for (i = 0; i < n; i++) {
 		wb = (int)strlen(v[i].bus) > wb ? (int)strlen(v[i].bus) : wb;
@@ -103,6 +125,8 @@ static void audit_text(struct devpm_dev *v, size_t n)
 		wd = (int)strlen(v[i].driver) > wd ?
 			(int)strlen(v[i].driver) : wd;
 	}
+	printf("%-*s  %-*s  %-*s  %-11s%s\n", wb, "BUS", wn, "DEVICE", wd,
+	       "DRIVER", "STATUS", "  WHY NOT SUSPENDED");
 	for (i = 0; i < n; i++) {
 		diag_line(&v[i], why, sizeof(why));
 		printf("%-*s  %-*s  %-*s  %-11s%s%s\n", wb, or_dash(v[i].bus),
@@ -115,15 +139,17 @@ static void audit_text(struct devpm_dev *v, size_t n)
 int rn_cmd_audit(int argc, char **argv)
 {
 	struct devpm_dev *v = NULL;
-	bool json = false;
-	size_t n = 0;
+	bool json = false, all = false;
+	size_t n = 0, k, j, withrpm = 0;
 	int i, r;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--all"))
+			all = true;
 		else
-			return rn_usage_error("audit: unknown option '%s'; it takes only --json",
+			return rn_usage_error("audit: unknown option '%s'; it takes --all and --json",
 					      argv[i]);
 	}
 	r = devpm_dev_list(NULL, &v, &n);
@@ -132,10 +158,16 @@ int rn_cmd_audit(int argc, char **argv)
 				      devpm_error()[0] ? devpm_error() :
 				      strerror(-r));
 	qsort(v, n, sizeof(*v), by_bus);
+	/* Without --all, the devices with runtime PM, in order. */
+	for (j = 0, k = 0; j < n; j++) {
+		withrpm += has_rpm(&v[j]);
+		if (all || has_rpm(&v[j]))
+			v[k++] = v[j];
+	}
 	if (json)
-		audit_json(v, n);
+		audit_json(v, k, all ? n : withrpm, all);
 	else
-		audit_text(v, n);
+		audit_text(v, k, all ? withrpm : n, all);
 	free(v);
 	return RN_EXIT_OK;
 }

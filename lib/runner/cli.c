@@ -27,10 +27,10 @@ int rn_bad_option(const char *cmd, int argc, char **argv, int opt)
 		"?";
 
 	if (opt == ':')
-		return rn_usage_error("%s: option '%s' needs a value; see devpm --help",
-				      cmd, arg);
-	return rn_usage_error("%s: unknown option '%s'; see devpm --help",
-			      cmd, arg);
+		return rn_usage_error("%s: option '%s' needs a value; see 'devpm %s --help'",
+				      cmd, arg, cmd);
+	return rn_usage_error("%s: unknown option '%s'; see 'devpm %s --help'",
+			      cmd, arg, cmd);
 }
 
 int rn_check_env_arg(const char *arg)

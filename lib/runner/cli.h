@@ -17,6 +17,13 @@ int rn_cmd_why(int argc, char **argv);
 int rn_cmd_restore(int argc, char **argv);
 int rn_cmd_compare(int argc, char **argv);
 int rn_cmd_report(int argc, char **argv);
+int rn_cmd_export(int argc, char **argv);
+
+/* help.c: the overview, one command's help (2 for no such command). */
+void rn_help_overview(void);
+int rn_help(const char *cmd);
+/* Whether a command's arguments ask for its help (-h, --help). */
+bool rn_help_asked(int argc, char **argv);
 
 /* "unknown option" for getopt's '?' and ':' returns. */
 int rn_bad_option(const char *cmd, int argc, char **argv, int opt);

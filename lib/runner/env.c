@@ -11,23 +11,17 @@
 #include "core/sysfs.h"
 #include "core/version.h"
 #include "env.h"
+#include "sha256.h"
 
-uint64_t rn_fnv1a64(const void *data, size_t len, uint64_t h)
-{
-	const unsigned char *p = data;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-/* Hash of a (possibly gzip'd: gzread reads plain files too) config. */
-static int hash_config(const char *kpath, uint64_t *h)
+/*
+ * sha256 of a config, uncompressed (gzread reads plain files too): the
+ * same digest as `zcat /proc/config.gz | sha256sum` and of the
+ * /boot/config file it came from.
+ */
+static int hash_config(const char *kpath, char hex[65])
 {
 	char path[DEVPM_PATH_MAX], buf[8192];
+	struct rn_sha256 h;
 	gzFile f;
 	int n;
 
@@ -37,10 +31,11 @@ static int hash_config(const char *kpath, uint64_t *h)
 	f = gzopen(path, "rb");
 	if (!f)
 		return -1;
-	*h = RN_FNV1A64_INIT;
+	rn_sha256_init(&h);
 	while ((n = gzread(f, buf, sizeof(buf))) > 0)
-		*h = rn_fnv1a64(buf, n, *h);
+		rn_sha256_add(&h, buf, n);
 	gzclose(f);
+	rn_sha256_hex(&h, hex);
 	return n < 0 ? -1 : 0;
 }
 
@@ -55,20 +50,21 @@ static void env_file(struct rn_stream *s, const char *key, const char *kpath)
 
 static void env_config(struct rn_stream *s, const char *release)
 {
-	char boot[300];
-	uint64_t h;
+	char boot[300], hex[65];
 
 	snprintf(boot, sizeof(boot), "/boot/config-%s", release);
-	if (!hash_config("/proc/config.gz", &h)) {
+	if (!hash_config("/proc/config.gz", hex)) {
 		rn_stream_emit(s, "ENV config_file=/proc/config.gz");
-	} else if (!hash_config(boot, &h)) {
+	} else if (!hash_config(boot, hex)) {
 		rn_stream_emit(s, "ENV config_file=%s", boot);
 	} else {
 		rn_stream_emit(s, "ENV config_file=none");
 		rn_stream_emit(s, "ENV config_hash=unknown");
+		rn_stream_emit(s, "ENV config_sha256=");
 		return;
 	}
-	rn_stream_emit(s, "ENV config_hash=fnv1a64:%016" PRIx64, h);
+	rn_stream_emit(s, "ENV config_hash=sha256:%s", hex);
+	rn_stream_emit(s, "ENV config_sha256=%s", hex);
 }
 
 static void env_mem(struct rn_stream *s)

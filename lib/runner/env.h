@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * env.h - what machine and kernel a run ran on (env.json): uname,
- * /proc/cmdline, a hash of the kernel config, DMI vendor and product,
+ * /proc/cmdline, the kernel config's sha256, DMI vendor and product,
  * CPUs and memory.  Emitted as ENV records of the stream.
  */
 #ifndef DEVPM_RUNNER_ENV_H
@@ -12,9 +12,5 @@
 #include "stream.h"
 
 void rn_env_emit(struct rn_stream *s);
-
-/* FNV-1a, 64 bit. */
-uint64_t rn_fnv1a64(const void *data, size_t len, uint64_t h);
-#define RN_FNV1A64_INIT 0xcbf29ce484222325ULL
 
 #endif

@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/safety.h"
 #include "core/sysfs.h"
@@ -10,9 +11,17 @@
 #include "trace/trace.h"
 #include "kept.h"
 
-static struct devpm_trace *rpm;
+static struct devpm_trace *rpm, *timeline;
+static char timeline_why[256] = "not root, or a recorded tree: no tracefs";
 static pthread_t thread;
 static bool making;
+
+/* Suffix of the runner's instance for the failed cases' timelines. */
+#define TIMELINE_KEPT "tl"
+
+static const char *const timeline_events[] = {
+	"rpm:rpm_suspend", "rpm:rpm_resume", "rpm:rpm_return_int", NULL
+};
 
 static void *make(void *arg)
 {
@@ -24,6 +33,11 @@ static void *make(void *arg)
 	 * ~0.2 s to make under TCG, a directory per kernel event.
 	 */
 	rpm = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, devpm_least_time_sleeps_events);
+	/* Its tracepoints are on already: no kernel text patched again. */
+	timeline = devpm_trace_keep(TIMELINE_KEPT, timeline_events);
+	if (!timeline)
+		snprintf(timeline_why, sizeof(timeline_why), "%s",
+			 devpm_error());
 	return NULL;
 }
 
@@ -58,5 +72,13 @@ void rn_kept_end(void)
 	making = false;
 	devpm_least_time_sleeps_unshare();
 	devpm_trace_stop(rpm);
-	rpm = NULL;
+	devpm_trace_stop(timeline);
+	rpm = timeline = NULL;
+}
+
+struct devpm_trace *rn_kept_timeline(const char **why)
+{
+	if (why)
+		*why = timeline_why;
+	return timeline;
 }

@@ -19,4 +19,12 @@ void rn_kept_begin(void);
 void rn_kept_ready(void);
 void rn_kept_end(void);
 
+/*
+ * The runner's own trace of every device's rpm_suspend, rpm_resume and
+ * rpm_return_int, read by nobody while programs run: after a program with
+ * a failed case the runner reads that case's window from its buffer
+ * (rpm_timeline.h).  NULL when it could not be made (why: *why).
+ */
+struct devpm_trace *rn_kept_timeline(const char **why);
+
 #endif

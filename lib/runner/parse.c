@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/kmsg.h"
 #include "name_index.h"
 #include "parse.h"
 #include "util.h"
@@ -427,6 +428,11 @@ void rn_parse_line(struct rn_prog *p, uint64_t ts_us, const char *line)
 		top_line(p, ts_us, line);
 }
 
+bool rn_kernel_better(const char *have, const char *what)
+{
+	return !have || devpm_kmsg_bad_rank(what) > devpm_kmsg_bad_rank(have);
+}
+
 const char *rn_parse_kernel(struct rn_prog *p, const char *what)
 {
 	static char where[600];
@@ -435,14 +441,18 @@ const char *rn_parse_kernel(struct rn_prog *p, const char *what)
 	if (c) {
 		snprintf(where, sizeof(where), "%s/%s/%s", p->suite, p->name,
 			 c->name);
-		if (!c->kernel)
+		if (rn_kernel_better(c->kernel, what)) {
+			free(c->kernel);
 			c->kernel = rn_xasprintf("kernel: %s (during %s)",
 						 what, c->name);
+		}
 	} else {
 		snprintf(where, sizeof(where), "%s/%s", p->suite, p->name);
-		if (!p->kernel)
+		if (rn_kernel_better(p->kernel, what)) {
+			free(p->kernel);
 			p->kernel = rn_xasprintf("kernel: %s (during %s, outside any case)",
 						 what, p->name);
+		}
 	}
 	return where;
 }

@@ -27,6 +27,13 @@ void rn_parse_line(struct rn_prog *p, uint64_t ts_us, const char *line);
 const char *rn_parse_kernel(struct rn_prog *p, const char *what);
 
 /*
+ * Whether what says better than have (NULL: nothing yet) where a kernel
+ * problem happened: the line a failure quotes is the splat's that names
+ * the function and file (devpm_kmsg_bad_rank()), not "[ cut here ]".
+ */
+bool rn_kernel_better(const char *have, const char *what);
+
+/*
  * The program ended.  status is the END record's: "exit:N", "signal:N",
  * "timeout", "interrupted:N" or "error:<text>".  status NULL means the
  * machine died during the program; crash is then the reason (may be NULL).

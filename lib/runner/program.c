@@ -370,6 +370,8 @@ int rn_child_run(char *const argv[], int timeout_ms,
 			ops->poke(ops->arg);
 		if (more)
 			more = drain(fds[0], rd);
+		if (ops->tick)
+			ops->tick(ops->arg);
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			exited = true;
 			break;

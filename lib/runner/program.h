@@ -22,6 +22,8 @@ struct rn_child_ops {
 	 * that follows it.
 	 */
 	void (*poke)(void *arg);
+	/* At least once a second while the program runs (may be NULL). */
+	void (*tick)(void *arg);
 	int kfd;		/* polled as well; -1 none */
 	bool quiet_stderr;	/* stderr to /dev/null (queries) */
 	void *arg;

@@ -17,7 +17,7 @@ int rn_cmd_restore(int argc, char **argv)
 	int r;
 
 	if (argc > 1)
-		return rn_usage_error("restore takes no argument ('%s'); see devpm --help",
+		return rn_usage_error("restore takes no argument ('%s'); see 'devpm restore --help'",
 				      argv[1]);
 	/* Not yet open: it opens as owner, which restores, and counts. */
 	r = devpm_journal_restore_all();

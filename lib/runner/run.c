@@ -29,7 +29,10 @@
 #include "env_hook.h"
 #include "kept.h"
 #include "output.h"
+#include "parse.h"
 #include "program.h"
+#include "progress.h"
+#include "rpm_timeline.h"
 #include "stream.h"
 #include "suites.h"
 #include "untested.h"
@@ -69,6 +72,7 @@ struct run_state {
 	 */
 	struct rn_env_window win;
 	char quiet_fail[512];
+	struct rn_progress pg;	/* the live line on stderr */
 };
 
 /* The run's own last program (final_recheck()). */
@@ -141,7 +145,7 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		}
 	}
 	if (optind < argc)
-		return rn_usage_error("run: unexpected argument '%s'; see devpm --help",
+		return rn_usage_error("run: unexpected argument '%s'; see 'devpm run --help'",
 				      argv[optind]);
 	if (o->test && !o->test[0])
 		return rn_usage_error("--test needs a glob, e.g. --test 'idle_*'");
@@ -249,6 +253,18 @@ static void on_line(void *arg, uint64_t ts, const char *line)
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 " %s", ts, line);
 }
 
+/* The live line's heartbeat: how long, which case (progress.h). */
+static void tick(void *arg)
+{
+	struct run_state *rs = arg;
+	struct rn_run *r = rs->st.run;
+	struct rn_prog *p = r->nprogs ? &r->progs[r->nprogs - 1] : NULL;
+	struct rn_case *c = p ? rn_prog_open_case(p) : NULL;
+
+	rn_progress_tick(&rs->pg, c ? c->name : NULL,
+			 p ? p->ncases - (c != NULL) : 0, rn_mono_us());
+}
+
 static void progress(const struct rn_run *r, size_t i, size_t n)
 {
 	const struct rn_prog *p = &r->progs[r->nprogs - 1];
@@ -318,7 +334,8 @@ static void run_one(struct run_state *rs, const struct run_opts *o,
 		    struct rn_progspec *p, int quiet, size_t nquiet)
 {
 	struct rn_child_ops ops = {
-		.line = on_line, .poke = poke, .arg = rs, .kfd = rs->kfd,
+		.line = on_line, .poke = poke, .tick = tick, .arg = rs,
+		.kfd = rs->kfd,
 	};
 	char *argv[2] = { NULL, NULL }, status[300];
 	int timeout = o->timeout_s ? o->timeout_s : p->timeout_s;
@@ -634,7 +651,8 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	struct run_state rs = { .taint = -1 };
 	struct devpm_baseline bl;
 	char base[64], iso[64], id[128], dir[PATH_MAX], path[PATH_MAX];
-	char totals[256], why[512], *ktap;
+	char totals[256], why[512], *ktap, *name;
+	const char *tl_why;
 	struct stat st;
 	size_t i, nq, qfirst = 0;
 	int code, dfd, quiet;
@@ -674,6 +692,7 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	if (rs.kfd >= 0 && !fstat(rs.kfd, &st) && S_ISREG(st.st_mode))
 		rs.kfd = -1;
 	rs.taint = devpm_taint_read();
+	rn_progress_init(&rs.pg, stderr, rn_progress_live(STDERR_FILENO));
 
 	rn_stream_emit(&rs.st, "%s", RN_STREAM_HEADER);
 	rn_stream_emit(&rs.st, "RUN %s %s %" PRIu64, id, iso, rn_mono_us());
@@ -684,17 +703,29 @@ static int execute(struct run_opts *o, struct rn_progspec *p,
 	nq = quiet_order(o, p, sel, nsel, &qfirst);
 	emit_plan(&rs.st, o, p, sel, nsel);
 	rn_kept_ready();
+	rn_stream_emit(&rs.st, "ENV rpm_timeline=%s",
+		       rn_kept_timeline(&tl_why) ? "trace" : tl_why);
 	for (i = 0; i < nsel && !rn_interrupted; i++) {
 		quiet = 0;
 		if (nq && i == qfirst)
 			quiet |= QUIET_OPEN;
 		if (nq && i == qfirst + nq - 1)
 			quiet |= QUIET_CLOSE;
+		name = rn_xasprintf("%s/%s", p[sel[i]].suite, p[sel[i]].name);
+		rn_progress_start(&rs.pg, i, nsel, name, o->timeout_s ?
+				  o->timeout_s : p[sel[i]].timeout_s,
+				  rn_mono_us());
+		free(name);
 		run_one(&rs, o, &p[sel[i]], quiet, nq);
+		rn_rpm_timelines(&rs.st, &rs.st.run->progs[rs.st.run->nprogs - 1],
+				 rn_kept_timeline(NULL));
+		rn_progress_end(&rs.pg);
 		progress(rs.st.run, i, nsel);
 	}
 	if (!rn_interrupted) {
 		final_recheck(&rs, &bl);
+		rn_rpm_timelines(&rs.st, &rs.st.run->progs[rs.st.run->nprogs - 1],
+				 rn_kept_timeline(NULL));
 		progress(rs.st.run, nsel, nsel + 1);
 	} else {
 		rn_stream_emit(&rs.st, "ENV " RN_ENV_STOPPED "=the run was interrupted by signal %d (SIG%s) before this program",

@@ -159,7 +159,9 @@ static const char *kernel_problem(struct rn_run *r, const char *what)
 		/* Between programs: the restore after the last one. */
 		p = &r->progs[r->nprogs - 1];
 		snprintf(where, sizeof(where), "%s/%s", p->suite, p->name);
-		if (p->result != RN_FAIL) {
+		if (p->result != RN_FAIL || (p->reason &&
+		    rn_starts(p->reason, "kernel: ") &&
+		    rn_kernel_better(p->reason, what))) {
 			p->result = RN_FAIL;
 			free(p->reason);
 			p->reason = rn_xasprintf("kernel: %s (after %s ended)",
@@ -325,6 +327,8 @@ int rn_stream_feed(struct rn_run *r, const char *rec)
 		ret = rec_run(r, rec + 4);
 	else if (rn_starts(rec, "DONE "))
 		ret = rec_done(r, rec + 5);
+	else if (rn_starts(rec, "TIMELINE "))
+		ret = 0;	/* a failed case's, for the report (timeline.c) */
 	return ret ? bad(r, rec) : 0;
 }
 

@@ -19,6 +19,9 @@
  *	TAINT <mono_us> <new taint flags>
  *	NOTE <text>				the runner's remark on the program
  *	END <mono_us> <suite>/<prog> <duration_ms> <status>
+ *	TIMELINE <suite>/<prog>/<case> <TIMELINE fields>
+ *						a failed case's runtime-PM
+ *						calls (rpm_timeline.h)
  *	DONE <mono_us> <exit code>
  *
  * status: exit:N | signal:N | timeout | interrupted:N | error:<text>.

@@ -160,6 +160,29 @@ static bool run_case(const char *s, char *name, size_t len)
 	return n > 0;
 }
 
+static void add_record(struct rn_timeline *tl, const char *rec)
+{
+	size_t n = strcspn(rec, " ");
+	struct rn_tl_event ev;
+	char *line;
+	int r;
+
+	line = rn_xasprintf("# TIMELINE %s", rec[n] ? rec + n + 1 : "");
+	r = rn_tl_parse(line, &ev);
+	if (r <= 0 || !n) {
+		if (!tl->bad++)
+			tl->first_bad = rn_clean_text(rec);
+		if (r > 0)
+			rn_tl_event_free(&ev);
+	} else {
+		ev.where = rn_xstrndup(rec, n);
+		ev.runner = true;
+		rn_grow(&tl->ev, &tl->cap, tl->n, sizeof(tl->ev[0]));
+		tl->ev[tl->n++] = ev;
+	}
+	free(line);
+}
+
 int rn_tl_read_stream(const char *path, struct rn_timeline *tl)
 {
 	char prog[256] = "", kase[256] = "", *all, *line, *next, *text;
@@ -181,6 +204,11 @@ int rn_tl_read_stream(const char *path, struct rn_timeline *tl)
 		line[len] = '\0';
 		if (sscanf(line, "PROG %llu %255s", &us, prog) == 2) {
 			kase[0] = '\0';
+			continue;
+		}
+		/* The runner's: "TIMELINE <where> <fields>". */
+		if (!strncmp(line, "TIMELINE ", 9)) {
+			add_record(tl, line + 9);
 			continue;
 		}
 		off = 0;
@@ -232,6 +260,8 @@ struct row {
 	const char *driver;
 	int lane;
 	int err;		/* first non-zero return on the row */
+	uint64_t max_us;	/* its longest callback */
+	bool folded;		/* drawn in the shared last row */
 };
 
 static size_t row_of(struct row **rows, size_t *n, size_t *cap,
@@ -308,17 +338,91 @@ static void label(struct rn_buf *b, double y, const char *text,
 	rn_buf_add(b, "</text>\n");
 }
 
+/* The devices of a cycle as rows, with their longest callbacks. */
+static size_t dev_rows(const struct rn_timeline *tl, const char *cycle,
+		       uint64_t fold_us, struct row **rows)
+{
+	size_t n = 0, cap = 0, i, r;
+
+	*rows = NULL;
+	for (i = 0; i < tl->n; i++) {
+		const struct rn_tl_event *e = &tl->ev[i];
+
+		if (strcmp(e->cycle, cycle))
+			continue;
+		r = row_of(rows, &n, &cap, e->device);
+		(*rows)[r].driver = e->driver;
+		if (e->err && !(*rows)[r].err)
+			(*rows)[r].err = e->err;
+		if (e->dur_us > (*rows)[r].max_us)
+			(*rows)[r].max_us = e->dur_us;
+	}
+	for (r = 0; fold_us && r < n; r++)
+		(*rows)[r].folded = (*rows)[r].max_us < fold_us &&
+				    !(*rows)[r].err;
+	return n;
+}
+
+static int slowest_first(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->folded != y->folded)
+		return x->folded ? 1 : -1;
+	if (x->max_us != y->max_us)
+		return x->max_us < y->max_us ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+void rn_tl_summary(const struct rn_timeline *tl, const char *cycle,
+		   uint64_t fold_us, struct rn_tl_sum *s)
+{
+	struct row *rows;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->ndev = dev_rows(tl, cycle, fold_us, &rows);
+	for (i = 0; i < s->ndev; i++) {
+		s->nshown += !rows[i].folded;
+		s->nerr += rows[i].err != 0;
+	}
+	for (i = 0; i < tl->n; i++) {
+		if (strcmp(tl->ev[i].cycle, cycle))
+			continue;
+		if (!s->where)
+			s->where = tl->ev[i].where;
+		if (!s->slowest || tl->ev[i].dur_us > s->slowest->dur_us)
+			s->slowest = &tl->ev[i];
+	}
+	free(rows);
+}
+
+static bool in_folded(const struct row *devs, size_t ndev, const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < ndev; i++)
+		if (!strcmp(devs[i].key, dev))
+			return devs[i].folded;
+	return false;
+}
+
 void rn_tl_svg(struct rn_buf *b, const struct rn_timeline *tl,
-	       const char *cycle)
+	       const char *cycle, uint64_t fold_us)
 {
 	struct row *devs = NULL, *lanes = NULL;
-	size_t ndev = 0, cdev = 0, nlane = 0, clane = 0, i, r;
-	char (*lane_keys)[16];
+	size_t ndev, nlane = 0, clane = 0, i, r, nfold = 0, nrows;
+	char (*lane_keys)[16], fold[96];
 	bool used[NPHASES] = { false };
 	uint64_t total = 1;
 	double scale, y;
 	int height, lx;
 
+	ndev = dev_rows(tl, cycle, fold_us, &devs);
+	if (fold_us)
+		qsort(devs, ndev, sizeof(*devs), slowest_first);
+	for (r = 0; r < ndev; r++)
+		nfold += devs[r].folded;
 	lane_keys = rn_xmalloc((tl->n + 1) * sizeof(*lane_keys));
 	for (i = 0; i < tl->n; i++) {
 		const struct rn_tl_event *e = &tl->ev[i];
@@ -328,26 +432,34 @@ void rn_tl_svg(struct rn_buf *b, const struct rn_timeline *tl,
 		if (e->start_us + e->dur_us > total)
 			total = e->start_us + e->dur_us;
 		used[phase_index(e->phase)] = true;
-		r = row_of(&devs, &ndev, &cdev, e->device);
-		devs[r].driver = e->driver;
-		if (e->err && !devs[r].err)
-			devs[r].err = e->err;
 		snprintf(lane_keys[i], sizeof(lane_keys[i]), "%d", e->lane);
 		r = row_of(&lanes, &nlane, &clane, lane_keys[i]);
 		lanes[r].lane = e->lane;
 	}
+	nrows = ndev - nfold + (nfold > 0);
 	scale = (double)W_CHART / total;
-	height = TOP + (int)(ndev + nlane + 1) * ROW_H + 40;
+	height = TOP + (int)(nrows + nlane + 1) * ROW_H + 40;
 	rn_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
 		      W_TOTAL, height, W_TOTAL, height);
 	axis(b, total, scale, height - 36);
 	y = TOP;
-	for (r = 0; r < ndev; r++, y += ROW_H) {
+	for (r = 0; r < ndev && !devs[r].folded; r++, y += ROW_H) {
 		label(b, y, devs[r].key, devs[r].driver, devs[r].err);
 		for (i = 0; i < tl->n; i++)
 			if (!strcmp(tl->ev[i].cycle, cycle) &&
 			    !strcmp(tl->ev[i].device, devs[r].key))
 				bar(b, &tl->ev[i], scale, y);
+	}
+	if (nfold) {
+		snprintf(fold, sizeof(fold), "%zu more device%s, each < %llu \xc2\xb5s",
+			 nfold, nfold == 1 ? "" : "s",
+			 (unsigned long long)fold_us);
+		label(b, y, fold, NULL, 0);
+		for (i = 0; i < tl->n; i++)
+			if (!strcmp(tl->ev[i].cycle, cycle) &&
+			    in_folded(devs, ndev, tl->ev[i].device))
+				bar(b, &tl->ev[i], scale, y);
+		y += ROW_H;
 	}
 	rn_buf_printf(b, "<text class=\"sect\" x=\"4\" y=\"%.1f\">async lanes (kernel thread pid): %zu</text>\n",
 		      y + ROW_H - 4, nlane);

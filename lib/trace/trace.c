@@ -639,6 +639,39 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 	return r ? start_failed(t, r) : t;
 }
 
+int devpm_trace_read_buffer(struct devpm_trace *t, uint64_t from_us,
+			    uint64_t to_us,
+			    void (*cb)(const struct devpm_event *e, void *arg),
+			    void *arg)
+{
+	char path[PATH_MAX + 8], *line = NULL;
+	struct devpm_event ev;
+	size_t cap = 0;
+	ssize_t len;
+	int n = 0;
+	FILE *f;
+
+	if (!t || !t->keeper)
+		return devpm_fail(EINVAL, "only a kept trace's buffer is read whole");
+	snprintf(path, sizeof(path), "%s/trace", t->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return devpm_fail(errno, "%s: %s", path, strerror(errno));
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (line[0] == '#' || devpm_trace_parse_line(line, &ev))
+			continue;
+		if (ev.ts_us < from_us || ev.ts_us > to_us)
+			continue;
+		cb(&ev, arg);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
 /* This process's reader of the kept instance suffix, made on first use. */
 static struct devpm_trace *reader_of(const char *suffix)
 {

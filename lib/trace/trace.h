@@ -116,6 +116,18 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 struct devpm_trace *devpm_trace_attach(const char *suffix);
 
 /*
+ * The events a kept trace's buffer holds now (the keeper's: the runner's),
+ * read from its "trace" file without consuming them, those in [from_us,
+ * to_us] passed to cb.  Opening that file pauses the instance's recording
+ * while it is read (the kernel's pause-on-trace): call it between
+ * programs.  Returns how many were passed, or -errno.
+ */
+int devpm_trace_read_buffer(struct devpm_trace *t, uint64_t from_us,
+			    uint64_t to_us,
+			    void (*cb)(const struct devpm_event *e, void *arg),
+			    void *arg);
+
+/*
  * The runner's kept instance of every device's runtime-PM calls
  * (lib/runner/kept.h): the floor's windows (least_time_sleeps.h) and the
  * verdict's error watch (devpm_trace_start_rpm_errors()) read it.

@@ -12,7 +12,11 @@
  *
  * and suspends_after_probe makes devpm_mock.5 with probe_ref=late: the
  * probe's reference dropped seconds late, so it must fail rule 6 while
- * the clean 0..3 (no bug planted yet) pass it.
+ * the clean 0..3 (no bug planted yet) pass it.  kernel_warn_quoted, last,
+ * plants warn_on_suspend in devpm_mock.0: it suspends as ever, but its
+ * runtime_suspend WARNs, and the runner must fail the case quoting the
+ * "WARNING: CPU: N PID: N at .../callbacks.c:N mock_runtime_suspend+.."
+ * line (lib/core/kmsg.c: devpm_kmsg_bad_rank), not "[ cut here ]".
  *
  * Only `make qemu-planted` boots this program (qemu/run.sh --planted).
  */
@@ -171,6 +175,29 @@ TEST_F(planted, usage_balanced_after_cycles)
 			devpm_subtest_pass(&s, d.name,
 				       "%d control cycles, usage %ld as at baseline",
 				       c.done, c.usage);
+	}
+	DEVPM_SUBTEST_END(&s);
+}
+
+/*
+ * A driver's WARN during a case that passes its own checks: the runner
+ * fails it for the kernel (the case says nothing of the WARN itself).
+ */
+TEST_F(planted, kernel_warn_quoted)
+{
+	struct devpm_usage_cycle c;
+	struct devpm_subtest s;
+	struct devpm_dev d;
+
+	devpm_subtest_begin(&s, "kernel_warn_quoted");
+	if (devpm_mock_dev(0, &d) < 0 || devpm_mock_bug(0, "warn_on_suspend")) {
+		devpm_subtest_fail(&s, "devpm_mock", "devpm_mock.0: %s",
+			       devpm_error());
+	} else if (devpm_usage_cycle_control(&d, NULL, 1, 2000, &c)) {
+		devpm_subtest_fail(&s, d.name, "%s", c.why[0] ? c.why :
+				   devpm_error());
+	} else {
+		devpm_subtest_pass(&s, d.name, "resumed and suspended (its runtime_suspend WARNed)");
 	}
 	DEVPM_SUBTEST_END(&s);
 }

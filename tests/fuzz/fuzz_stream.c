@@ -4,8 +4,9 @@
  * it (lib/runner/stream.c, parse.c) into the model, as `devpm collect`
  * reads a stream a dying guest left; then every result file is written
  * from that model, and the runner's own readers must take them back:
- * results.ktap (ktap_read.c) and summary.json (json_read.c); junit.xml
- * must be well-formed (the unit tests' xml_check()).  A writer that emits
+ * results.ktap (ktap_read.c), summary.json and the KCIDB export
+ * (json_read.c); junit.xml must be well-formed (the unit tests'
+ * xml_check()).  A writer that emits
  * what its reader refuses is a crash here.
  */
 #include "fuzz.h"
@@ -13,6 +14,7 @@
 #include "json.h"
 #include "ktap.h"
 #include "output.h"
+#include "output_kcidb.h"
 #include "stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -39,6 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = rn_out_summary(r);
 	j = rn_json_parse(out, err, sizeof(err));
 	FZ_CHECK(j, "summary.json refused by json_read: %s\n%s", err, out);
+	rn_json_free(j);
+	free(out);
+	out = rn_out_kcidb(r, RN_KCIDB_ORIGIN);
+	j = rn_json_parse(out, err, sizeof(err));
+	FZ_CHECK(j, "KCIDB export refused by json_read: %s\n%s", err, out);
 	rn_json_free(j);
 	free(out);
 	out = rn_out_env(r);
