@@ -17,6 +17,7 @@
 #include "output_kcidb.h"
 #include "stream.h"
 #include "util.h"
+#include "write_file.h"
 
 static const struct option longopts[] = {
 	{ "kcidb", no_argument, NULL, 'k' },
