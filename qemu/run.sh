@@ -592,12 +592,19 @@ if [ $planted = 1 ]; then
 	want 'devpm_mock\.3 \(driver devpm_mock\): runtime_status=error: runtime_suspend callback failed, rpm_suspend returned -5 \(EIO\)' "devpm_mock.3's callback and errno"
 	want '^            not ok 4 devpm_mock\.3$' "devpm_mock.3 (runtime_suspend_eio) FAIL"
 	want '^        not ok 3 usage_balanced_after_cycles$' "usage_balanced_after_cycles FAIL"
+	want_in autosuspend_on_time '^            ok 1 devpm_mock[.]0$' "the clean mock's autosuspend on time"
+	want_in autosuspend_on_time '^            # devpm_mock[.]6 [(]driver devpm_mock[)]: suspend began [0-9.]+ ms after it was idle, limit [0-9.]+ ms [(]due [0-9.]+ ms: last_busy [+] delay [+] 25 % slack' "devpm_mock.6's late suspend named (value, limit)"
+	want_in autosuspend_on_time '^            not ok 2 devpm_mock[.]6$' "devpm_mock.6 (late_suspend) FAIL"
+	want '^        not ok 4 autosuspend_on_time$' "autosuspend_on_time FAIL"
 	want '^        ok 1 leak_unnoticed$' "the leaker's own case passes"
 	want 'devpm_mock\.4 \(driver devpm_mock\): usage count 1 \(control=auto\) above its baseline 0' "devpm_mock.4's leak named by the re-check"
 	want '^        not ok 1 devices_at_baseline$' "final re-check FAIL"
 	# devpm_mock.5 lives in suspends_after_probe only (journaled).
 	if awk '/# Subtest: /{cur=$NF} cur!="suspends_after_probe" && /devpm_mock[.]5([^0-9]|$)/ {f=1} END {exit !f}' "$k"; then
 		bad="${bad:+$bad; }devpm_mock.5 named outside suspends_after_probe"
+	fi
+	if awk '/# Subtest: /{cur=$NF} cur!="autosuspend_on_time" && /devpm_mock[.]6([^0-9]|$)/ {f=1} END {exit !f}' "$k"; then
+		bad="${bad:+$bad; }devpm_mock.6 named outside autosuspend_on_time"
 	fi
 	if grep -Eq '^ *not ok [0-9]+ devpm_mock\.0$' "$k"; then
 		bad="${bad:+$bad; }the clean devpm_mock.0 failed"
@@ -606,7 +613,7 @@ if [ $planted = 1 ]; then
 		echo "  planted bugs FAILED: $bad"
 		exit 1
 	fi
-	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the leaker's leak failed the final re-check"
+	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the late suspend failed autosuspend_on_time; the leaker's leak failed the final re-check"
 	exit 0
 fi
 

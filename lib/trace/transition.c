@@ -57,6 +57,7 @@ size_t devpm_rpm_calls(const struct devpm_event *ev, size_t n,
 						.type = e->type,
 						.flags = e->flags,
 						.usage = e->usage,
+						.pid = e->pid,
 						.call_us = e->ts_us,
 					};
 					idx = (long)count;
