@@ -607,7 +607,7 @@ static void honoured_one(struct devpm_block *b, void *arg)
 {
 	const struct devpm_i2c_adapter *a = arg;
 	struct devpm_autosuspend as[HONOUR_SAMPLES];
-	double worst = 0;
+	double worst = 0, err;
 	struct devpm_trace *t;
 	struct devpm_dev d;
 	bool force;
@@ -643,10 +643,10 @@ static void honoured_one(struct devpm_block *b, void *arg)
 		if (!as[k].busy_us)
 			devpm_block_abort(b, "sample %d: the trace shows neither the timer nor a resume: last_busy unknown",
 					  k + 1);
-		if ((double)(as[k].begin_us - as[k].busy_us) / 1000 -
-		    HONOUR_DELAY_MS > worst)
-			worst = (double)(as[k].begin_us - as[k].busy_us) /
-				1000 - HONOUR_DELAY_MS;
+		err = (double)(as[k].begin_us - as[k].busy_us) / 1000 -
+		      HONOUR_DELAY_MS;
+		if (err > worst)
+			worst = err;
 	}
 	devpm_metric(d.name, "autosuspend_error_ms", worst);
 	devpm_block_pass(b, "suspend began %.1f, %.1f, %.1f ms after last_busy (delay %d ms, due by %.1f, %.1f, %.1f ms)",
