@@ -116,6 +116,13 @@ struct rn_run {
 
 struct rn_totals {
 	unsigned int pass, fail, skip, xfail, not_run;
+	/*
+	 * The cases' device lines, counted apart: an XFAIL of a device in a
+	 * case that passed is counted here (not in the cases' xfail).
+	 */
+	struct {
+		unsigned int pass, fail, skip, xfail;
+	} dev;
 };
 
 struct rn_run *rn_run_new(void);
