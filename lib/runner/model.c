@@ -28,6 +28,7 @@ static void case_free(struct rn_case *c)
 	for (i = 0; i < c->ndevs; i++) {
 		free(c->devs[i].name);
 		free(c->devs[i].reason);
+		free(c->devs[i].note);
 	}
 	free(c->devs);
 	rn_strv_free(c->out, c->nout);

@@ -32,6 +32,7 @@ struct rn_device {
 	char *name;
 	enum rn_result result;
 	char *reason;		/* "# " line before it, or its SKIP reason */
+	char *note;		/* a skip's "# " line (the kernel's name); NULL */
 };
 
 struct rn_case {
