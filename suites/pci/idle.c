@@ -176,17 +176,10 @@ static void dstate_one(struct devpm_block *b, void *arg)
 	if (!p->info.pm_cap) {
 		if (ps > DEVPM_PCI_D0)
 			devpm_block_abort(b,
-					"power_state %s without a PM capability",
-					ps_name);
-		if (!strcmp(status, "suspended"))
-			devpm_block_pass(b,
-				       "suspended, still in D0: no PM capability, no lower state (power_state %s)",
-				       ps_name);
-		else
-			devpm_block_pass(b,
-				       "%s in D0: no PM capability (power_state %s)",
-				       status, ps_name);
-		return;
+					"%s: power_state %s without a PM capability",
+					p->d.name, ps_name);
+		/* D0 whatever its status: there is no D-state to match. */
+		devpm_block_skip(b, "no PM capability: in D0 whatever its runtime status");
 	}
 	pm = devpm_pci_pmcsr(c->s->pci, p->d.name, &pmcsr);
 	if (pm < 0)
