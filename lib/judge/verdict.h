@@ -31,7 +31,7 @@
  * hold a usage count or a suspend: measured as verdict_settle_ms
  * (docs/verdicts.md).
  */
-#define DEVPM_VERDICT_SETTLE_MS 5000
+#define DEVPM_VERDICT_SETTLE_MS 1000
 
 /*
  * The suspend rule's limit for a device let go by the case: its
