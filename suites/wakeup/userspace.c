@@ -455,7 +455,7 @@ static void judge_leak_and_key(struct __test_metadata *_metadata,
 	}
 	if (!lost) {
 		devpm_subtest_pass(&sub, kbd, "the key arrived once after the resume%s",
-				   reinit ? " (the xHC was re-initialised)" : "");
+				   reinit ? " (an xHC was re-initialised at resume)" : "");
 	} else {
 		emu = devpm_env_request(DEVPM_ENV_USB_LOSES_STATE);
 		if (emu > 0 && reinit)
