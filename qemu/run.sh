@@ -37,6 +37,7 @@ ksft_only=0
 image_dir=
 planted=0
 bench=0
+survey=0
 for arg; do
 	case $arg in
 	O=*) O=${arg#O=} ;;
@@ -45,7 +46,8 @@ for arg; do
 	--image=*) image_dir=${arg#--image=} ;;
 	--planted) planted=1 ;;
 	--bench) bench=1 ;;
-	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted, --bench)" >&2
+	--survey) survey=1 ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted, --bench, --survey)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -61,6 +63,8 @@ command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 not found; as root run 'make deps' (or apt-get install qemu-system-x86)"
 set_qemu_build
 
+# --survey: the device survey's machine (qemu/profiles/survey).
+[ $survey = 1 ] && PROFILE=${PROFILE:-survey}
 PROFILE=${PROFILE:-default}
 PROFILE_FILE=$QEMU_DIR/profiles/$PROFILE
 [ -f "$PROFILE_FILE" ] ||
@@ -79,6 +83,7 @@ SUITES_SRC=$B/suites
 SELFTEST_SRC=$B/qemu/selftest
 PLANTED_SRC=$B/qemu/planted
 BENCH_SRC=$B/bench-suites
+SURVEY_SRC=$B/qemu/survey
 FIXTURES_BUILD=$B/fixtures
 [ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] && [ -x "$ENV_HOOK" ] ||
 	die "$O/devpm, $O/devpm-qemu-agent or $O/devpm-env-hook missing; run 'make qemu' rather than qemu/run.sh"
@@ -158,6 +163,12 @@ if [ $bench = 1 ]; then
 		die "$O/bench-suites missing; run 'make qemu-bench' rather than qemu/run.sh --bench"
 	build_devpm bench "$BENCH_SRC"
 	BENCH_PART=$PART
+fi
+if [ $survey = 1 ]; then
+	[ -d "$SURVEY_SRC/survey" ] ||
+		die "$O/qemu/survey missing; run 'make qemu-survey' rather than qemu/run.sh --survey"
+	build_devpm survey "$SURVEY_SRC"
+	SURVEY_PART=$PART
 fi
 if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
 	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
@@ -622,6 +633,17 @@ if [ $bench = 1 ]; then
 	run_guest bench "$BENCH_PART" results "" ""
 	[ "$RUN_STATUS" = error ] && exit 2
 	summary "bench suite (bench/)"
+	exit $RUN_RC
+fi
+
+# --survey: the QEMU device survey (docs/qemu-devices.md): its "# SURVEY"
+# lines, one per device, are what it found.
+if [ $survey = 1 ]; then
+	run_guest survey "$SURVEY_PART" results "" ""
+	[ "$RUN_STATUS" = error ] && exit 2
+	summary "device survey (qemu/survey)"
+	grep -h '# SURVEY ' "$RUN_DIR/stream.log" 2>/dev/null |
+		sed 's/^OUT [0-9]* *# SURVEY /  /' | sort -u
 	exit $RUN_RC
 fi
 
