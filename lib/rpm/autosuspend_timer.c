@@ -224,7 +224,7 @@ static long transition(const struct devpm_call *c, size_t k, uint64_t to_us)
 	return at;
 }
 
-/* The call of dev that event i happened in: same task, inside [call, ret]. */
+/* Whether event i came inside an rpm_suspend call of dev, in its task. */
 static bool inside_call(const struct devpm_event *ev, size_t i,
 			const struct devpm_call *c, size_t k, int pid)
 {
@@ -251,7 +251,11 @@ static const struct devpm_event *next_of(const struct devpm_event *ev,
 	return NULL;
 }
 
-/* The last pm_suspend_timer_fn armed in an rpm_suspend of dev, and when it fired. */
+/*
+ * The last pm_suspend_timer_fn armed in an rpm_suspend of dev (its soft
+ * expiry is last_busy + delay), and when it fired: the expiry right
+ * before pm_suspend_timer_fn()'s rpm_suspend of dev in the same context.
+ */
 static void find_timer(const struct devpm_event *ev, size_t n,
 		       const char *dev, const struct devpm_call *c, size_t k,
 		       uint64_t from_us, uint64_t begin_us,
