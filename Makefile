@@ -19,6 +19,9 @@
 
 CC		?= cc
 PKG_CONFIG	?= pkg-config
+SOAK_RUNS	?= 10
+SOAK_HOG	?= 1
+SOAK_LOCK	?=
 O		:= build
 KSRC		?=
 PREFIX		?= /usr/local
@@ -78,7 +81,8 @@ HDRS		:= $(wildcard lib/*.h $(foreach d,$(LIB_DIRS),lib/$(d)/*.h) \
 
 .PHONY: all deps check check-unit check-results check-deb check-report \
 	check-kselftest check-bisect qemu-check-bisect \
-	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 qemu-lost install clean \
+	check-lava fuzz fuzz-cc lint qemu qemu-check qemu-planted qemu-s3 qemu-lost qemu-soak qemu-survey \
+	install clean \
 	bench-audit qemu-bench \
 	headers fixtures emit_tests run_tests ksft-runner
 
@@ -357,6 +361,28 @@ qemu-lost: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 		TEST='*s[wt][er]*[pn]' bash qemu/run.sh O=$(O) || rc=$$?; \
 		[ $$rc -le 1 ] || exit $$rc
 	@sh tests/check_cases.sh lost results/latest $(LOST_CASES)
+
+# The default run SOAK_RUNS times (10) with SOAK_HOG busy loops on the
+# host, the planted late suspend after each (qemu/soak.sh): no FAIL may
+# come from host load.  Not part of check: ~25 min.  SOAK_LOCK=FILE:
+# each round holds flock FILE.
+qemu-soak: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(PLANTED_BIN)
+	@SOAK_RUNS=$(SOAK_RUNS) SOAK_HOG=$(SOAK_HOG) SOAK_LOCK=$(SOAK_LOCK) \
+		bash qemu/soak.sh O=$(O)
+
+# The QEMU device survey (docs/qemu-devices.md): the default machine with
+# the candidates QEMU offers (qemu/profiles/survey), each device allowed
+# to runtime-suspend and reported (qemu/survey/devices.c).
+SURVEY_SRC	:= $(sort $(wildcard qemu/survey/*.c))
+SURVEY_BIN	:= $(SURVEY_SRC:qemu/survey/%.c=$(O)/qemu/survey/survey/%)
+
+$(O)/qemu/survey/survey/%: qemu/survey/%.c $(O)/libdevpm.a $(HDRS) $(KTREE_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(O)/libdevpm.a $(PKG_LIBS) -lz
+
+qemu-survey: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(SURVEY_BIN)
+	@bash qemu/run.sh O=$(O) --survey
 
 # The bench suite (bench/README) in the QEMU image: trace on/off.
 qemu-bench: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(BENCH_PROG_BIN)

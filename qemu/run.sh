@@ -37,6 +37,7 @@ ksft_only=0
 image_dir=
 planted=0
 bench=0
+survey=0
 for arg; do
 	case $arg in
 	O=*) O=${arg#O=} ;;
@@ -45,7 +46,8 @@ for arg; do
 	--image=*) image_dir=${arg#--image=} ;;
 	--planted) planted=1 ;;
 	--bench) bench=1 ;;
-	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted, --bench)" >&2
+	--survey) survey=1 ;;
+	*) echo "devpm: qemu/run.sh: unknown argument '$arg' (O=dir, --check, --kselftest, --image=DIR, --planted, --bench, --survey)" >&2
 	   exit 2 ;;
 	esac
 done
@@ -61,6 +63,8 @@ command -v qemu-system-x86_64 >/dev/null ||
 	die "qemu-system-x86_64 not found; as root run 'make deps' (or apt-get install qemu-system-x86)"
 set_qemu_build
 
+# --survey: the device survey's machine (qemu/profiles/survey).
+[ $survey = 1 ] && PROFILE=${PROFILE:-survey}
 PROFILE=${PROFILE:-default}
 PROFILE_FILE=$QEMU_DIR/profiles/$PROFILE
 [ -f "$PROFILE_FILE" ] ||
@@ -79,6 +83,7 @@ SUITES_SRC=$B/suites
 SELFTEST_SRC=$B/qemu/selftest
 PLANTED_SRC=$B/qemu/planted
 BENCH_SRC=$B/bench-suites
+SURVEY_SRC=$B/qemu/survey
 FIXTURES_BUILD=$B/fixtures
 [ -x "$DEVPM_BIN" ] && [ -x "$AGENT" ] && [ -x "$ENV_HOOK" ] ||
 	die "$O/devpm, $O/devpm-qemu-agent or $O/devpm-env-hook missing; run 'make qemu' rather than qemu/run.sh"
@@ -158,6 +163,12 @@ if [ $bench = 1 ]; then
 		die "$O/bench-suites missing; run 'make qemu-bench' rather than qemu/run.sh --bench"
 	build_devpm bench "$BENCH_SRC"
 	BENCH_PART=$PART
+fi
+if [ $survey = 1 ]; then
+	[ -d "$SURVEY_SRC/survey" ] ||
+		die "$O/qemu/survey missing; run 'make qemu-survey' rather than qemu/run.sh --survey"
+	build_devpm survey "$SURVEY_SRC"
+	SURVEY_PART=$PART
 fi
 if [ $BOOT = pvh ] && [ -z "$VMLINUX" ]; then
 	note "no PVH-bootable vmlinux in $(basename "$BZIMAGE"); booting the bzImage"
@@ -588,7 +599,7 @@ if [ $planted = 1 ]; then
 	want_in idle_devices_suspend '^            ok 1 devpm_mock[.]0$' "idle pass of the clean mock"
 	want '^        ok 1 idle_devices_suspend$' "idle_devices_suspend pass"
 	want_in suspends_after_probe '^            ok 1 devpm_mock[.]0$' "the clean mock passes suspends_after_probe"
-	want_in suspends_after_probe '^            # devpm_mock[.]5 [(]driver devpm_mock[)]: still active [0-9]+ ms after its probe returned, limit 2100 ms [(]autosuspend_delay_ms 100 [+] 2000[)]: usage 1 held' "devpm_mock.5's reason (device, driver, time waited, limit, hold)"
+	want_in suspends_after_probe '^            # devpm_mock[.]5 [(]driver devpm_mock[)]: still active [0-9]+ ms after its probe returned, limit 145 ms [(]autosuspend_delay_ms 100 [+] 25 % [+] 20 ms[)]: usage 1 held' "devpm_mock.5's reason (device, driver, time waited, limit, hold)"
 	want_in suspends_after_probe '^            not ok 5 devpm_mock[.]5$' "devpm_mock.5 (probe_ref=late) FAIL"
 	want '^        not ok 2 suspends_after_probe$' "suspends_after_probe FAIL"
 	# The teardown's note; results.ktap keeps no case-level "# " line
@@ -604,6 +615,10 @@ if [ $planted = 1 ]; then
 	want 'devpm_mock\.3 \(driver devpm_mock\): runtime_status=error: runtime_suspend callback failed, rpm_suspend returned -5 \(EIO\)' "devpm_mock.3's callback and errno"
 	want '^            not ok 4 devpm_mock\.3$' "devpm_mock.3 (runtime_suspend_eio) FAIL"
 	want '^        not ok 3 usage_balanced_after_cycles$' "usage_balanced_after_cycles FAIL"
+	want_in autosuspend_on_time '^            ok 1 devpm_mock[.]0$' "the clean mock's autosuspend on time"
+	want_in autosuspend_on_time '^            # devpm_mock[.]6 [(]driver devpm_mock[)]: suspend began [0-9.]+ ms after it was idle, limit [0-9.]+ ms [(]due [0-9.]+ ms: last_busy [+] delay [+] 25 % slack' "devpm_mock.6's late suspend named (value, limit)"
+	want_in autosuspend_on_time '^            not ok 2 devpm_mock[.]6$' "devpm_mock.6 (late_suspend) FAIL"
+	want '^        not ok 4 autosuspend_on_time$' "autosuspend_on_time FAIL"
 	want '^        ok 1 leak_unnoticed$' "the leaker's own case passes"
 	want 'devpm_mock\.4 \(driver devpm_mock\): usage count 1 \(control=auto\) above its baseline 0' "devpm_mock.4's leak named by the re-check"
 	want '^        not ok 1 devices_at_baseline$' "final re-check FAIL"
@@ -633,6 +648,9 @@ EOPY
 	if awk '/# Subtest: /{cur=$NF} cur!="suspends_after_probe" && /devpm_mock[.]5([^0-9]|$)/ {f=1} END {exit !f}' "$k"; then
 		bad="${bad:+$bad; }devpm_mock.5 named outside suspends_after_probe"
 	fi
+	if awk '/# Subtest: /{cur=$NF} cur!="autosuspend_on_time" && /devpm_mock[.]6([^0-9]|$)/ {f=1} END {exit !f}' "$k"; then
+		bad="${bad:+$bad; }devpm_mock.6 named outside autosuspend_on_time"
+	fi
 	if grep -Eq '^ *not ok [0-9]+ devpm_mock\.0$' "$k"; then
 		bad="${bad:+$bad; }the clean devpm_mock.0 failed"
 	fi
@@ -640,7 +658,7 @@ EOPY
 		echo "  planted bugs FAILED: $bad"
 		exit 1
 	fi
-	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the leaker's leak failed the final re-check; the planted WARN's FAIL quotes its WARNING line in results.ktap, junit.xml, summary.json and the KCIDB export; report.html has the failed cases' runtime-PM timelines"
+	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the late suspend failed autosuspend_on_time; the leaker's leak failed the final re-check; the planted WARN's FAIL quotes its WARNING line in results.ktap, junit.xml, summary.json and the KCIDB export; report.html has the failed cases' runtime-PM timelines"
 	exit 0
 fi
 
@@ -649,6 +667,17 @@ if [ $bench = 1 ]; then
 	run_guest bench "$BENCH_PART" results "" ""
 	[ "$RUN_STATUS" = error ] && exit 2
 	summary "bench suite (bench/)"
+	exit $RUN_RC
+fi
+
+# --survey: the QEMU device survey (docs/qemu-devices.md): its "# SURVEY"
+# lines, one per device, are what it found.
+if [ $survey = 1 ]; then
+	run_guest survey "$SURVEY_PART" results "" ""
+	[ "$RUN_STATUS" = error ] && exit 2
+	summary "device survey (qemu/survey)"
+	grep -h '# SURVEY ' "$RUN_DIR/stream.log" 2>/dev/null |
+		sed 's/^OUT [0-9]* *# SURVEY /  /' | sort -u
 	exit $RUN_RC
 fi
 

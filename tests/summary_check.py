@@ -58,7 +58,11 @@ def main(argv):
 		if sha and not re.fullmatch('[0-9a-f]{64}', sha):
 			bad.append(f'properties: config_sha256 {sha!r} is no sha256')
 	count = dict.fromkeys(RESULTS, 0)
+	devs = dict.fromkeys(('pass', 'fail', 'skip', 'xfail'), 0)
 	for c in s.get('cases', []):
+		for d in c.get('devices', []):
+			if d.get('result') in devs:
+				devs[d['result']] += 1
 		where = f'{c.get("suite")}/{c.get("program")}/{c.get("case")}'
 		if c.get('result') not in RESULTS:
 			bad.append(f'{where}: result {c.get("result")!r}')
@@ -75,6 +79,8 @@ def main(argv):
 					   f'{m.get("units")!r}')
 	if s.get('totals') != count:
 		bad.append(f'totals {s.get("totals")} but cases {count}')
+	if s.get('device_totals') != devs:
+		bad.append(f'device_totals {s.get("device_totals")} but devices {devs}')
 	for want in argv[2:]:
 		key, _, n = want.partition('=')
 		if key not in count or not n.isdigit():

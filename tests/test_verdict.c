@@ -8,6 +8,7 @@
  */
 #include "devpm.h"
 #include "judge/usage_cycle.h"
+#include "rpm/autosuspend_timer.h"
 #include "kselftest_harness.h"
 #include "fake_tree.h"
 
@@ -319,7 +320,7 @@ TEST_F(tree, ordinary_returns_are_no_error)
 /* Rule 2, could suspend at baseline and no longer does when allowed. */
 TEST_F(tree, no_longer_suspends)
 {
-	char why[768];
+	char why[768], want[320];
 
 	/* Active child: a reason the kernel honours. */
 	tree_put(self->root, GOOD "/power/runtime_status", "active");
@@ -330,8 +331,16 @@ TEST_F(tree, no_longer_suspends)
 	tree_put(self->root, GOOD "/power/runtime_active_kids", "0");
 	EXPECT_EQ(1, devpm_verdict_device(&self->b, GOOD, DEVPM_V_SUSPEND,
 					  why, sizeof(why)));
-	EXPECT_NE(NULL, strstr(why, "0000:00:02.0 (driver mockdrv): could suspend at baseline (suspended, control=auto) but is still active 2000 ms after being allowed"))
-		TH_LOG("%s", why);
+	snprintf(want, sizeof(want),
+		 "0000:00:02.0 (driver mockdrv): could suspend at baseline (suspended, control=auto) but is still active %d ms after the case let go (limit: autosuspend_delay_ms 0 + 25 %% + %d ms, + %d ms for work in flight)",
+		 devpm_verdict_suspend_ms(0), DEVPM_AUTOSUSPEND_ALLOW_MS,
+		 DEVPM_VERDICT_SETTLE_MS);
+	EXPECT_NE(NULL, strstr(why, want)) TH_LOG("%s", why);
+	/* The limit's edges: delay + 25 %, the lag, what is in flight. */
+	EXPECT_EQ(DEVPM_AUTOSUSPEND_ALLOW_MS + DEVPM_VERDICT_SETTLE_MS,
+		  devpm_verdict_suspend_ms(-1));
+	EXPECT_EQ(125 + DEVPM_AUTOSUSPEND_ALLOW_MS + DEVPM_VERDICT_SETTLE_MS,
+		  devpm_verdict_suspend_ms(100));
 	/* control=on at the time: not allowed, not judged. */
 	tree_put(self->root, GOOD "/power/control", "on");
 	tree_put(self->root, GOOD "/power/runtime_usage", "1");

@@ -34,6 +34,12 @@
 #define DEVPM_ENV_NEED_USB	"need-usb"
 /* USB host controllers bound afresh: what the kernel leaked in them goes. */
 #define DEVPM_ENV_RESET_USB	"reset-usb"
+/*
+ * A question, not a change: the number of USB host controllers that lose
+ * their state at system resume by the environment's making (an emulator's
+ * controller without save/restore); 0 on real hardware (no hook).
+ */
+#define DEVPM_ENV_USB_LOSES_STATE "usb-loses-state"
 /* After a restore: wait until what came back is whole (bounded). */
 #define DEVPM_ENV_SETTLE	"settle"
 /* The runner: the window of the programs that judge only their own devices. */

@@ -21,7 +21,8 @@
 
 struct devpm_probe_idle {
 	long delay_ms;		/* autosuspend_delay_ms after probe (0 none) */
-	int limit_ms;		/* delay_ms + DEVPM_VERDICT_SUSPEND_MS */
+	/* delay_ms + 25 % + DEVPM_AUTOSUSPEND_ALLOW_MS (autosuspend_timer.h) */
+	int limit_ms;
 	unsigned long long waited_ms;	/* from the probe's return */
 	struct devpm_wait_result w;
 	char why[1024];		/* the failure: device, driver, values */

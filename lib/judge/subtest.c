@@ -11,6 +11,7 @@
 #include "judge/subtest.h"
 #include "judge/baseline.h"
 #include "judge/verdict.h"
+#include "rpm/device.h"
 
 enum sub_res { SUB_PASS, SUB_FAIL, SUB_SKIP };
 
@@ -43,17 +44,60 @@ static enum sub_res judge(enum sub_res res, const char *dev, char *msg,
 }
 
 /*
+ * A device the kernel numbers in probe order (input12) gets the name of
+ * its place (rpm/device.h: devpm_dev_stable_name(), "1-1:1.0/input"), its
+ * path found through its class now (it may have come after the run's
+ * baseline: the USB tree bound again for a case; a number may be used
+ * again), else in the baseline; two in one directory are told apart by
+ * their order there ("#2").  0 when dev's name is kept.
+ */
+static int stable_name(const char *dev, char *buf, size_t len)
+{
+	const struct devpm_baseline *b;
+	const struct devpm_base_dev *d;
+	char path[DEVPM_PATH_MAX];
+	int rank, n;
+
+	if (devpm_dev_probe_number(dev) < 0)
+		return 0;
+	if (devpm_dev_class_path(dev, path, sizeof(path)) < 0) {
+		b = devpm_baseline();
+		d = b ? devpm_baseline_find(b, dev) : NULL;
+		if (!d || strcmp(d->name, dev))
+			return 0;
+		snprintf(path, sizeof(path), "%s", d->path);
+	}
+	if (!devpm_dev_stable_name(path, buf, len))
+		return 0;
+	if (!devpm_dev_probe_rank(path, &rank, &n) && n > 1)
+		snprintf(buf + strlen(buf), len - strlen(buf), "#%d", rank);
+	return 1;
+}
+
+/*
  * A device's result line carries its name only, so that names compare
- * across runs; what was measured or why goes on a "# " line before it.
- * Only a SKIP reason follows the name, as a KTAP directive.
+ * across runs; what was measured or why goes on a "# " line before it,
+ * after the kernel's name when the line has a stable one instead.  Only a
+ * SKIP reason follows the name, as a KTAP directive.
  */
 static void sub_line(struct devpm_subtest *s, enum sub_res res, const char *dev,
 		     const char *fmt, va_list ap)
 {
-	char msg[1024];
+	char msg[1024], shown[160], named[1200];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	res = judge(res, dev, msg, sizeof(msg));
+	if (stable_name(dev, shown, sizeof(shown))) {
+		/* A skip's reason stays as it is: it follows the name. */
+		if (res == SUB_SKIP) {
+			printf("    # %s\n", dev);
+		} else {
+			snprintf(named, sizeof(named), "%s%s%s", dev,
+				 msg[0] ? ": " : "", msg);
+			snprintf(msg, sizeof(msg), "%s", named);
+		}
+		dev = shown;
+	}
 	s->n++;
 	if (res != SUB_SKIP && msg[0])
 		printf("    # %s\n", msg);

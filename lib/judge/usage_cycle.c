@@ -16,6 +16,7 @@
 #include "core/clock.h"
 #include "core/sysfs.h"
 #include "judge/baseline.h"
+#include "rpm/autosuspend_timer.h"
 #include "rpm/device.h"
 #include "rpm/wait.h"
 #include "state/journal.h"
@@ -53,6 +54,30 @@ static int read_usage(struct devpm_dev *d, struct devpm_trace *t,
 	c->usage_src = "rpm trace";
 	c->usage = u;
 	return 0;
+}
+
+/*
+ * With a trace, when the suspend began against the kernel's promise
+ * (rpm/autosuspend_timer.h).  1 with c->why set when it broke it.
+ */
+static int judge_timing(struct devpm_dev *d, struct devpm_trace *t,
+			uint64_t from, int delay, int i, int n,
+			struct devpm_usage_cycle *c)
+{
+	const struct devpm_event *ev;
+	struct devpm_autosuspend a;
+	char why[400];
+	size_t ne;
+
+	if (!t)
+		return 0;
+	ev = devpm_trace_read(t, 0, &ne);
+	if (devpm_autosuspend_check(ev, ne, d->name, from, devpm_now_us(),
+				    delay, &a, why, sizeof(why)) != 1)
+		return 0;
+	c->drift = i;
+	snprintf(c->why, sizeof(c->why), "cycle %d of %d: %s", i, n, why);
+	return 1;
 }
 
 int devpm_usage_cycle_control(struct devpm_dev *d, struct devpm_trace *t, int n,
@@ -107,6 +132,9 @@ int devpm_usage_cycle_control(struct devpm_dev *d, struct devpm_trace *t, int n,
 				 devpm_error());
 			return r;
 		}
+		r = judge_timing(d, t, from, (int)delay, i, n, c);
+		if (r)
+			break;
 		r = read_usage(d, t, from, c);
 		if (r == -ENODATA) {
 			snprintf(c->why, sizeof(c->why),

@@ -7,9 +7,11 @@
  * usage_balanced_after_cycles still cycles it: control on (pm_runtime_forbid:
  * one usage reference, a synchronous resume) then auto (pm_runtime_allow:
  * the reference dropped, rpm_idle()).  After each auto the device must be
- * suspended again within its autosuspend delay plus a bound, and its usage
- * count must be back at its baseline: a driver whose runtime_resume takes
- * a reference it never drops drifts on the first cycle.
+ * suspended again, and its usage count must be back at its baseline: a
+ * driver whose runtime_resume takes a reference it never drops drifts on
+ * the first cycle.  Given a trace, each suspend must also begin when the
+ * kernel promised (rpm/autosuspend_timer.h; add its hrtimer events with
+ * devpm_autosuspend_trace()).
  */
 #ifndef DEVPM_CYCLE_H
 #define DEVPM_CYCLE_H
@@ -33,7 +35,9 @@ struct devpm_usage_cycle {
 /*
  * Cycle d's control on -> auto n times (journaled writes; the caller's
  * case restores control).  t: a trace of d, used for the usage count when
- * runtime_usage is absent (NULL: polling only).  Returns 0 when every
+ * runtime_usage is absent and for the suspend's timing (NULL: polling
+ * only, no timing).  bound_ms: how long past its delay the wait for each
+ * suspend goes on (a bound, not a limit).  Returns 0 when every
  * cycle suspended again and came back to baseline usage, 1 when one did
  * not (c->why names the cycle and the counts), -errno on error.
  */

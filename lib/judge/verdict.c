@@ -27,9 +27,12 @@
 #include <unistd.h>
 
 #include "judge/verdict.h"
+#include "core/clock.h"
+#include "core/note.h"
 #include "core/poll.h"
 #include "core/sysfs.h"
 #include "judge/baseline.h"
+#include "rpm/autosuspend_timer.h"
 #include "rpm/device.h"
 #include "rpm/diagnose.h"
 #include "rpm/wait.h"
@@ -524,12 +527,24 @@ static bool usage_back(void *arg)
 	return held(&w->d->rpm) <= w->limit;
 }
 
+/* The longest a count or a suspend took to come in this case (ms). */
+static double settle_ms;
+
+static void settled(uint64_t t0)
+{
+	double ms = (double)(devpm_now_us() - t0) / 1000;
+
+	if (ms > settle_ms)
+		settle_ms = ms;
+}
+
 static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 		     const struct at_start *s, char *why, size_t len)
 {
 	struct usage_wait w = { b, d, devpm_usage_held(b->usage, b->control,
 						       b->autosuspend_delay_ms) };
 	long base = w.limit;
+	uint64_t t0;
 
 	/* Above baseline already when the case began: not this case's. */
 	if (s && s->held != LONG_MIN && s->held > w.limit)
@@ -538,14 +553,25 @@ static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 	/* As judge() read it; above, it is read again until it settles. */
 	if (b->usage < 0 || !d->rpm.have_usage || held(&d->rpm) <= w.limit)
 		return 0;
-	if (devpm_poll_until(usage_back, &w, DEVPM_VERDICT_SETTLE_MS))
+	t0 = devpm_now_us();
+	if (devpm_poll_until(usage_back, &w, DEVPM_VERDICT_SETTLE_MS)) {
+		settled(t0);
 		return 0;
+	}
 	snprintf(why, len,
 		 "%s (driver %s): usage count %ld (control=%s) above its baseline %ld (control=%s): %ld reference(s) leaked",
 		 b->name, drv(d), d->rpm.usage, d->rpm.control, b->usage,
 		 b->control[0] ? b->control : "-",
 		 held(&d->rpm) - base);
 	return 1;
+}
+
+int devpm_verdict_suspend_ms(long delay_ms)
+{
+	long d = delay_ms > 0 ? delay_ms : 0;
+
+	return (int)(d + d / 4) + DEVPM_AUTOSUSPEND_ALLOW_MS +
+	       DEVPM_VERDICT_SETTLE_MS;
 }
 
 bool devpm_verdict_honoured(const struct devpm_diag *g)
@@ -574,7 +600,8 @@ static int rule_suspend(const struct devpm_base_dev *b, struct devpm_dev *d,
 	struct devpm_diag g;
 	char line[512];
 	long delay;
-	int r;
+	uint64_t t0;
+	int r, limit;
 
 	if (!b->could_suspend || !d->rpm.have_status ||
 	    strcmp(d->rpm.control, "auto") ||
@@ -589,18 +616,22 @@ static int rule_suspend(const struct devpm_base_dev *b, struct devpm_dev *d,
 		return 0;
 	delay = d->rpm.have_autosuspend && d->rpm.autosuspend_delay_ms > 0 ?
 		d->rpm.autosuspend_delay_ms : 0;
-	r = devpm_wait_status(d, NULL, "suspended",
-			      (int)delay + DEVPM_VERDICT_SUSPEND_MS, &res);
-	if (r != -ETIMEDOUT)
+	limit = devpm_verdict_suspend_ms(delay);
+	t0 = devpm_now_us();
+	r = devpm_wait_status(d, NULL, "suspended", limit, &res);
+	if (r != -ETIMEDOUT) {
+		settled(t0);
 		return 0;
+	}
 	devpm_diagnose(d, &g);
 	if (devpm_verdict_honoured(&g))
 		return 0;
 	devpm_diag_line(&g, line, sizeof(line));
 	snprintf(why, len,
-		 "%s (driver %s): could suspend at baseline (%s, control=%s) but is still %s %ld ms after being allowed: %s",
+		 "%s (driver %s): could suspend at baseline (%s, control=%s) but is still %s %d ms after the case let go (limit: autosuspend_delay_ms %ld + 25 %% + %d ms, + %d ms for work in flight): %s",
 		 b->name, drv(d), b->role, b->control[0] ? b->control : "-",
-		 d->rpm.status, delay + DEVPM_VERDICT_SUSPEND_MS, line);
+		 d->rpm.status, limit, delay, DEVPM_AUTOSUSPEND_ALLOW_MS,
+		 DEVPM_VERDICT_SETTLE_MS, line);
 	return 1;
 }
 
@@ -745,10 +776,14 @@ int devpm_verdict_case_end(const char *casename)
 	first_why[0] = '\0';
 	/* What it leaves is where the next case begins (left_share()). */
 	recording = true;
+	settle_ms = 0;
 	n = devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED |
 			       DEVPM_V_SINCE_CASE, print_case_failure,
 			       (void *)casename);
 	recording = false;
+	/* What justifies DEVPM_VERDICT_SETTLE_MS (docs/verdicts.md). */
+	if (settle_ms > 0)
+		devpm_metric(NULL, "verdict_settle_ms", settle_ms);
 	if (left && left->n == b->n) {
 		left->by = getpid();
 		left->valid = true;

@@ -26,13 +26,20 @@
 #include <stddef.h>
 #include "judge/baseline.h"
 
-/* Bound beyond the autosuspend delay for "suspends again". */
-#define DEVPM_VERDICT_SUSPEND_MS 2000
 /*
- * How long a usage count above baseline may take to come back: a USB
- * re-enumeration after a controller rebind takes seconds under TCG.
+ * After a case let go, how long the kernel's work still in flight may
+ * hold a usage count or a suspend: measured as verdict_settle_ms
+ * (docs/verdicts.md).
  */
-#define DEVPM_VERDICT_SETTLE_MS 5000
+#define DEVPM_VERDICT_SETTLE_MS 1000
+
+/*
+ * The suspend rule's limit for a device let go by the case: its
+ * autosuspend promise (delay + 25 % + DEVPM_AUTOSUSPEND_ALLOW_MS,
+ * rpm/autosuspend_timer.h) after what is still in flight
+ * (DEVPM_VERDICT_SETTLE_MS).
+ */
+int devpm_verdict_suspend_ms(long delay_ms);
 
 enum devpm_verdict_rule {
 	DEVPM_V_ERROR = 1,

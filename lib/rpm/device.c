@@ -4,6 +4,7 @@
  * devices that have a power/ directory.  Every path is a kernel path; the
  * sysfs root (sysfs.h) is applied only when a file is opened.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -628,4 +629,155 @@ int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
 		r = build(&ps, NULL, false, list, n);
 	free(ps.p);
 	return r;
+}
+
+/* Names the kernel numbers in the order devices come: the prefix's length. */
+static size_t probe_prefix(const char *name)
+{
+	static const char *const prefixes[] = {
+		"input", "event", "mouse", "js", "hidraw", "sg", "wakeup",
+		NULL
+	};
+	size_t i, n;
+
+	for (i = 0; prefixes[i]; i++) {
+		n = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], n) && isdigit((unsigned char)name[n]))
+			return n;
+	}
+	return 0;
+}
+
+/* A HID device: BBBB:VVVV:PPPP.NNNN (drivers/hid/hid-core.c hid_add_device()). */
+static bool hid_id(const char *c, size_t len)
+{
+	unsigned int b, v, p, k;
+	int end = 0;
+	char tmp[32];
+
+	if (len >= sizeof(tmp))
+		return false;
+	memcpy(tmp, c, len);
+	tmp[len] = '\0';
+	return sscanf(tmp, "%4x:%4x:%4x.%4x%n", &b, &v, &p, &k, &end) == 4 &&
+	       (size_t)end == len;
+}
+
+/* A class directory between a device and the devices of its class. */
+static bool class_dir(const char *c, size_t len)
+{
+	static const char *const dirs[] = {
+		"input", "hidraw", "scsi_generic", "wakeup", "usbmisc",
+		"misc", "sound", NULL
+	};
+	size_t i;
+
+	for (i = 0; dirs[i]; i++)
+		if (strlen(dirs[i]) == len && !strncmp(c, dirs[i], len))
+			return true;
+	return false;
+}
+
+long devpm_dev_probe_number(const char *name)
+{
+	size_t n = probe_prefix(name);
+
+	return n ? strtol(name + n, NULL, 10) : -1;
+}
+
+int devpm_dev_stable_name(const char *path, char *buf, size_t len)
+{
+	const char *leaf = strrchr(path, '/'), *rest, *end, *c;
+	size_t n;
+
+	leaf = leaf ? leaf + 1 : path;
+	n = probe_prefix(leaf);
+	if (!n)
+		return 0;
+	/* Up from the leaf's parent to a component named by place. */
+	end = leaf - 1;
+	while (end > path) {
+		c = end;
+		while (c > path && c[-1] != '/')
+			c--;
+		if (!probe_prefix(c) && !hid_id(c, (size_t)(end - c)) &&
+		    !class_dir(c, (size_t)(end - c)))
+			break;
+		end = c - 1;
+	}
+	if (end <= path)
+		return 0;
+	c = end;
+	while (c > path && c[-1] != '/')
+		c--;
+	/* The leaf without its number: input12::numlock -> input::numlock. */
+	rest = leaf + n;
+	while (isdigit((unsigned char)*rest))
+		rest++;
+	snprintf(buf, len, "%.*s/%.*s%s", (int)(end - c), c, (int)n, leaf,
+		 rest);
+	return 1;
+}
+
+int devpm_dev_class_path(const char *name, char *buf, size_t len)
+{
+	char classes[DEVPM_PATH_MAX], k[DEVPM_PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int r = -ENOENT;
+
+	if (strchr(name, '/') || name[0] == '.')
+		return -EINVAL;
+	if (devpm_real_path(classes, sizeof(classes), "/sys/class") < 0)
+		return -ENAMETOOLONG;
+	d = opendir(classes);
+	if (!d)
+		return -errno;
+	while (r == -ENOENT && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(k, sizeof(k), "/sys/class/%s/%s", e->d_name, name);
+		if (devpm_exists(k))
+			r = devpm_resolve(k, buf, len);
+	}
+	closedir(d);
+	return r;
+}
+
+int devpm_dev_probe_rank(const char *kpath, int *rank, int *n)
+{
+	const char *leaf = strrchr(kpath, '/');
+	char dir[DEVPM_PATH_MAX], real[DEVPM_PATH_MAX];
+	const char *mine_rest, *rest;
+	struct dirent *e;
+	size_t np;
+	long mine, k;
+	DIR *d;
+
+	if (!leaf)
+		return -EINVAL;
+	np = probe_prefix(++leaf);
+	if (!np)
+		return -EINVAL;
+	mine = strtol(leaf + np, (char **)&mine_rest, 10);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(leaf - 1 - kpath), kpath);
+	if (devpm_real_path(real, sizeof(real), dir) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(real);
+	if (!d)
+		return -errno;
+	*rank = 1;
+	*n = 0;
+	while ((e = readdir(d))) {
+		if (probe_prefix(e->d_name) != np ||
+		    strncmp(e->d_name, leaf, np))
+			continue;
+		k = strtol(e->d_name + np, (char **)&rest, 10);
+		if (strcmp(rest, mine_rest))
+			continue;
+		(*n)++;
+		*rank += k < mine;
+	}
+	closedir(d);
+	return 0;
 }

@@ -111,4 +111,37 @@ int devpm_dev_status(const struct devpm_dev *d, char *buf, size_t len);
 int devpm_dev_children(const struct devpm_dev *d, struct devpm_dev **list,
 		       size_t *n);
 
+/*
+ * A result name that does not depend on probe order.  The kernel numbers
+ * some devices in the order they come (an IDA or a counter at each
+ * registration): input%d (and the LEDs named after it, input%d::numlock),
+ * event%d, mouse%d, js%d, hidraw%d, sg%d, wakeup%d, and HID devices
+ * BBBB:VVVV:PPPP.NNNN.  For such a device (its kernel path given), buf gets
+ * its nearest ancestor the kernel names by place ("1-1:1.0", "serio0",
+ * "6:0:0:0") and its own name without the number: "1-1:1.0/input",
+ * "1-1:1.0/input::numlock", "6:0:0:0/sg".  Returns 1 when it made one,
+ * 0 when the name is stable as it is (buf untouched).
+ */
+int devpm_dev_stable_name(const char *path, char *buf, size_t len);
+
+/*
+ * Its number, for ordering devices that get the same stable name below
+ * one ancestor: input12 -> 12 (-1 when the name has none).
+ */
+long devpm_dev_probe_number(const char *name);
+
+/*
+ * The kernel path of a device a class lists by name (/sys/class/<c>/name:
+ * input12, input12::numlock in leds, sg0, hidraw0), for a device no bus
+ * lists (or one made after the run's baseline).  0 or -errno.
+ */
+int devpm_dev_class_path(const char *name, char *buf, size_t len);
+
+/*
+ * Among the devices in kpath's directory that differ from it only by
+ * their number (input12, input13 in one input/ directory), its place in
+ * number order from 1, and how many there are (*n).  0 or -errno.
+ */
+int devpm_dev_probe_rank(const char *kpath, int *rank, int *n);
+
 #endif

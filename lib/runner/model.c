@@ -29,6 +29,7 @@ static void case_free(struct rn_case *c)
 	for (i = 0; i < c->ndevs; i++) {
 		free(c->devs[i].name);
 		free(c->devs[i].reason);
+		free(c->devs[i].note);
 	}
 	free(c->devs);
 	rn_strv_free(c->out, c->nout);
@@ -133,12 +134,27 @@ static void count(struct rn_totals *t, enum rn_result res)
 	}
 }
 
+static void count_dev(struct rn_totals *t, enum rn_result res)
+{
+	if (res == RN_PASS)
+		t->dev.pass++;
+	else if (res == RN_FAIL)
+		t->dev.fail++;
+	else if (res == RN_SKIP)
+		t->dev.skip++;
+	else if (res == RN_XFAIL)
+		t->dev.xfail++;
+}
+
 void rn_prog_totals(const struct rn_prog *p, struct rn_totals *t)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < p->ncases; i++)
+	for (i = 0; i < p->ncases; i++) {
 		count(t, p->cases[i].result);
+		for (j = 0; j < p->cases[i].ndevs; j++)
+			count_dev(t, p->cases[i].devs[j].result);
+	}
 	count(t, p->result);
 }
 

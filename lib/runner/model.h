@@ -32,6 +32,7 @@ struct rn_device {
 	char *name;
 	enum rn_result result;
 	char *reason;		/* "# " line before it, or its SKIP reason */
+	char *note;		/* a skip's "# " line (the kernel's name); NULL */
 };
 
 struct rn_case {
@@ -127,6 +128,13 @@ struct rn_run {
 
 struct rn_totals {
 	unsigned int pass, fail, skip, xfail, not_run;
+	/*
+	 * The cases' device lines, counted apart: an XFAIL of a device in a
+	 * case that passed is counted here (not in the cases' xfail).
+	 */
+	struct {
+		unsigned int pass, fail, skip, xfail;
+	} dev;
 };
 
 struct rn_run *rn_run_new(void);

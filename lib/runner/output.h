@@ -51,7 +51,10 @@ void rn_run_id_base(char *id, size_t idlen, char *iso, size_t isolen);
 int rn_results_write(const struct rn_run *r, const char *output,
 		     const char *dir, int dirfd);
 
-/* One line for stderr: "12 pass, 1 fail, 3 skip, 0 xfail in 34.2 s". */
+/*
+ * One line for stderr: "12 pass, 1 fail, 3 skip, 0 xfail in 34.2 s;
+ * device lines: 40 pass, 1 fail, 9 skip, 2 xfail".
+ */
 void rn_totals_line(const struct rn_run *r, char *buf, size_t len);
 
 #endif

@@ -209,6 +209,8 @@ char *rn_out_summary(const struct rn_run *r)
 		      rn_exit_code(r), r->incomplete ? "true" : "false");
 	rn_buf_printf(&b, "  \"totals\": {\"pass\": %u, \"fail\": %u, \"skip\": %u, \"xfail\": %u, \"not_run\": %u},\n",
 		      t.pass, t.fail, t.skip, t.xfail, t.not_run);
+	rn_buf_printf(&b, "  \"device_totals\": {\"pass\": %u, \"fail\": %u, \"skip\": %u, \"xfail\": %u},\n",
+		      t.dev.pass, t.dev.fail, t.dev.skip, t.dev.xfail);
 	rn_buf_add(&b, "  \"cases\": [\n");
 	for (i = 0; i < r->nprogs; i++) {
 		p = &r->progs[i];

@@ -70,13 +70,18 @@ static void put_result(struct rn_buf *b, int level, size_t n, const char *name,
 static void device(struct rn_buf *b, int level, size_t n,
 		   const struct rn_device *d)
 {
-	if (d->result != RN_SKIP && d->reason[0])
+	bool skip = d->result == RN_SKIP || d->result == RN_XFAIL;
+
+	if (skip && d->note && d->note[0])
+		diag(b, level, d->note);
+	if (!skip && d->reason[0])
 		diag(b, level, d->reason);
 	ind(b, level);
 	rn_buf_printf(b, "%s %zu %s", d->result == RN_FAIL ? "not ok" : "ok",
 		      n, d->name);
-	if (d->result == RN_SKIP)
-		rn_buf_printf(b, " # SKIP %s", d->reason);
+	if (skip)
+		rn_buf_printf(b, " # SKIP %s%s",
+			      d->result == RN_XFAIL ? "XFAIL " : "", d->reason);
 	rn_buf_add(b, "\n");
 }
 

@@ -222,7 +222,9 @@ static void case_verdict(struct rn_prog *p, uint64_t ts_us, bool ok,
 
 /*
  * A device's result: "ok N dev" after a "# message" line (report.c), or
- * "ok N dev # SKIP reason"; an older "ok N dev # message" still reads.
+ * "ok N dev # SKIP reason" ("# SKIP XFAIL reason": an expected failure,
+ * the "# " line before it kept as its note); an older "ok N dev # message"
+ * still reads.
  */
 static void device_line(struct rn_case *c, bool ok, const char *desc,
 			const char *comment)
@@ -239,7 +241,13 @@ static void device_line(struct rn_case *c, bool ok, const char *desc,
 		d->reason = rn_xstrdup(msg);
 	} else if (skip) {
 		d->result = RN_SKIP;
+		if (rn_starts(skip, "XFAIL")) {
+			d->result = RN_XFAIL;
+			skip += skip[5] == ' ' ? 6 : 5;
+		}
 		d->reason = rn_xstrdup(skip);
+		if (c->dev_note)
+			d->note = rn_xstrdup(c->dev_note);
 	} else {
 		d->result = RN_PASS;
 		d->reason = rn_xstrdup(msg);

@@ -227,7 +227,8 @@ void rn_totals_line(const struct rn_run *r, char *buf, size_t len)
 	rn_totals(r, &t);
 	if (t.not_run)
 		snprintf(notrun, sizeof(notrun), ", %u not run", t.not_run);
-	snprintf(buf, len, "%u pass, %u fail, %u skip, %u xfail%s in %.1f s%s",
+	snprintf(buf, len, "%u pass, %u fail, %u skip, %u xfail%s in %.1f s%s; device lines: %u pass, %u fail, %u skip, %u xfail",
 		 t.pass, t.fail, t.skip, t.xfail, notrun, us / 1e6,
-		 r->incomplete ? " (incomplete run)" : "");
+		 r->incomplete ? " (incomplete run)" : "", t.dev.pass,
+		 t.dev.fail, t.dev.skip, t.dev.xfail);
 }

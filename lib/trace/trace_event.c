@@ -50,14 +50,14 @@ static void copy_n(char *dst, size_t len, const char *src, size_t n)
 static int parse_rpm_internal(const char *s, struct devpm_event *ev)
 {
 	const char *f = strstr(s, " flags-");
-	int a, p, irq;
+	int p, irq;
 
 	if (!f || f == s)
 		return -EINVAL;
 	copy_n(ev->dev, sizeof(ev->dev), s, f - s);
 	if (sscanf(f, " flags-%x cnt-%d dep-%d auto-%d p-%d irq-%d child-%d",
-		   (unsigned int *)&ev->flags, &ev->usage, &ev->depth, &a, &p,
-		   &irq, &ev->child) != 7)
+		   (unsigned int *)&ev->flags, &ev->usage, &ev->depth,
+		   &ev->rauto, &p, &irq, &ev->child) != 7)
 		return -EINVAL;
 	return 0;
 }

@@ -32,6 +32,7 @@ struct devpm_event {
 	char event[48];		/* "rpm_suspend", "scsi_dispatch_cmd_start" */
 	char dev[128];		/* device name ("" if none) */
 	int flags, usage, depth, child;	/* rpm_internal fields */
+	int rauto;		/* rpm_internal auto-: 0 while control=on */
 	char func[64];		/* rpm_return_int: "rpm_suspend" etc. */
 	int ret;		/* rpm_return_int */
 	char status[16];	/* rpm_status: "suspended", "active", ... */

@@ -33,7 +33,7 @@ struct devpm_call {
 	enum devpm_ev_type type;	/* DEVPM_EV_RPM_{SUSPEND,RESUME,IDLE} */
 	int flags;
 	int usage;		/* usage count when called */
-	int pid;		/* the task that called */
+	int pid;		/* the task that called (0: unknown) */
 	uint64_t call_us;
 	uint64_t ret_us;	/* 0: no rpm_return_int seen */
 	int ret;

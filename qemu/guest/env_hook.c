@@ -13,6 +13,9 @@
  *	devpm-env-hook reset-usb	xHCI back for the case, bind it
  *	devpm-env-hook settle		afresh; wait until what is bound
  *					has its devices back
+ *	devpm-env-hook usb-loses-state	a question: N = how many of the
+ *					USB host controllers lose their
+ *					state at resume (QEMU's xHCI)
  *
  * The drivers to set aside are the profile's (PROFILE_SET_ASIDE, written
  * to /etc/devpm/set-aside by qemu/image.sh; `make qemu SET_ASIDE=none`
@@ -106,6 +109,13 @@ static int case_request(const char *req)
 	char why[512];
 	int r;
 
+	if (!strcmp(req, "usb-loses-state")) {
+		r = xhci_qemu_count();
+		if (r)
+			printf("QEMU: its xHCI has no save/restore: the kernel re-initialises it at every resume and resets its devices\n");
+		printf("CHANGED %d\n", r);
+		return 0;
+	}
 	if (!strcmp(req, "settle")) {
 		r = set_aside_settle(drivers, SET_ASIDE_SETTLE_MS, why,
 				     sizeof(why));
@@ -141,7 +151,7 @@ static int case_request(const char *req)
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s window|own-devices|need-usb|reset-usb|settle\n",
+		fprintf(stderr, "usage: %s window|own-devices|need-usb|reset-usb|settle|usb-loses-state\n",
 			argv[0]);
 		return 2;
 	}

@@ -174,3 +174,29 @@ int xhci_bind_case(int timeout_ms)
 	free(d);
 	return r ? r : done;
 }
+
+int xhci_qemu_count(void)
+{
+	char p[DEVPM_PATH_MAX], v[16], d[16];
+	struct dirent *e;
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/vendor",
+			 e->d_name);
+		if (devpm_read_str(p, v, sizeof(v)) < 0)
+			continue;
+		snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/device",
+			 e->d_name);
+		if (devpm_read_str(p, d, sizeof(d)) < 0)
+			continue;
+		n += !strcmp(v, "0x1b36") && !strcmp(d, "0x000d");
+	}
+	closedir(dir);
+	return n;
+}

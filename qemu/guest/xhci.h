@@ -43,6 +43,14 @@ int xhci_reset(void);
  */
 int xhci_bind_case(int timeout_ms);
 
+/*
+ * QEMU's xHCIs (qemu-xhci, PCI 1b36:000d): none restores its state at
+ * resume (no save/restore: USBSTS.SRE, drivers/usb/host/xhci.c:
+ * xhci_resume() re-initialises it, "xHC error in resume").  How many
+ * there are.
+ */
+int xhci_qemu_count(void);
+
 /* Is every usb device of the run's baseline below ctl back? */
 bool xhci_baseline_back(void *ctl);
 

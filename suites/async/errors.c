@@ -204,7 +204,7 @@ static void step_one(struct devpm_block *b, void *arg)
 		known = s == 0;
 		snprintf(why, sizeof(why), "last_failed_dev '%s', want '%s'%s",
 			 a.last_failed_dev, dev, known ?
-			 " (drivers/base/power/main.c: dpm_prepare() does not call dpm_save_failed_dev())" :
+			 " (drivers/base/power/main.c:1883 dpm_prepare() does not call dpm_save_failed_dev(); docs/kernel-bugs.md)" :
 			 "");
 		if (!known)
 			devpm_block_abort(b, "%s: %s", st, why);
@@ -217,7 +217,7 @@ static void step_one(struct devpm_block *b, void *arg)
 
 		snprintf(why + used, sizeof(why) - used, "%slast_failed_step '%s', want '%s'%s",
 			 used ? "; " : "", a.last_failed_step, st,
-			 k ? " (kernel/power/main.c: suspend_step_name() has no case for SUSPEND_SUSPEND_LATE)" :
+			 k ? " (kernel/power/main.c:297 suspend_step_name() has no case for SUSPEND_SUSPEND_LATE; docs/kernel-bugs.md)" :
 			 "");
 		if (!k)
 			devpm_block_abort(b, "%s: %s", st, why);

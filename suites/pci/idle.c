@@ -14,6 +14,7 @@
 #include "bus/pci/pci.h"
 #include "bus/pci/pci_set.h"
 #include "bus/pci/pci_settle.h"
+#include "rpm/autosuspend_timer.h"
 #include "trace/transition.h"
 #include "pci_set_fixture.h"
 
@@ -74,15 +75,20 @@ struct idle_ctx {
 	const struct acct *acct;
 };
 
-/* One device let suspend: it must, within its delay and the bound. */
+/*
+ * One device let suspend: it must, and its suspend must begin when the
+ * kernel promised (rpm/autosuspend_timer.h), judged from the trace.
+ */
 static void suspend_one(struct devpm_block *b, void *arg)
 {
 	struct idle_ctx *c = arg;
 	struct devpm_pci_set *s = c->s;
 	struct devpm_pci_dev *p = c->p;
 	const struct devpm_event *ev;
+	struct devpm_autosuspend a;
 	struct devpm_wait_result w;
-	uint64_t at, limit;
+	char why[512], line[256];
+	int delay = 0;
 	size_t n = 0;
 	int r;
 
@@ -93,35 +99,40 @@ static void suspend_one(struct devpm_block *b, void *arg)
 		devpm_block_abort(b,
 				"control=on left runtime_status %s (pm_runtime_forbid() resumes)",
 				p->on_status);
-	limit = p->delay_ms + DEVPM_PCI_BOUND_MS;
 	r = devpm_pci_dev_wait_suspended(s, p, &w);
 	if (r == 1)
 		devpm_block_skip(b, "%s", p->skip);
 	if (r < 0)
 		devpm_block_abort(b,
-				"%s %.0f ms after control=auto, limit %llu ms (autosuspend delay %ld + %d): %s",
-				w.status, us_to_ms(devpm_now_us() - p->allow_us),
-				(unsigned long long)limit, p->delay_ms,
-				DEVPM_PCI_BOUND_MS,
+				"%s (%s): not suspended %.0f ms after control=auto (waited up to its delay %ld ms + %d): %s",
+				p->d.name, p->d.driver[0] ? p->d.driver : "no driver",
+				us_to_ms(devpm_now_us() - p->allow_us),
+				p->delay_ms, DEVPM_PCI_BOUND_MS,
 				w.why[0] ? w.why : devpm_error());
-	at = 0;
-	if (s->t) {
-		ev = devpm_trace_read(s->t, 0, &n);
-		at = devpm_rpm_suspended_at(ev, n, p->d.name, p->allow_us,
-					    w.at_us, NULL);
-	}
-	if (!at) {
-		devpm_block_pass(b,
-			       "suspended within %.1f ms (polled: %s), limit %llu ms",
-			       us_to_ms(w.at_us - p->allow_us),
-			       s->t ? "no rpm_suspend return in the trace" :
-				      s->trace_why,
-			       (unsigned long long)limit);
+	if (!s->t) {
+		devpm_block_pass(b, "suspended within %.1f ms (polled: %s): not judged",
+			       us_to_ms(w.at_us - p->allow_us), s->trace_why);
 		return;
 	}
-	devpm_metric(p->d.name, "suspend_us", (double)(at - p->allow_us));
-	devpm_block_pass(b, "suspended %.1f ms after control=auto, limit %llu ms",
-		       us_to_ms(at - p->allow_us), (unsigned long long)limit);
+	if (p->d.rpm.have_autosuspend && p->d.rpm.autosuspend_delay_ms > 0)
+		delay = (int)p->d.rpm.autosuspend_delay_ms;
+	ev = devpm_trace_read(s->t, 0, &n);
+	r = devpm_autosuspend_check(ev, n, p->d.name, p->allow_us,
+				    devpm_now_us(), delay, &a, why,
+				    sizeof(why));
+	if (r == 1)
+		devpm_block_abort(b, "%s (%s): %s", p->d.name,
+				  p->d.driver[0] ? p->d.driver : "no driver",
+				  why);
+	if (r < 0) {
+		devpm_block_pass(b, "suspended %.1f ms after control=auto (not judged: %s)",
+			       us_to_ms(w.at_us - p->allow_us), why);
+		return;
+	}
+	devpm_metric(p->d.name, "suspend_us", (double)(a.done_us - p->allow_us));
+	devpm_metric(p->d.name, "autosuspend_late_us", (double)a.late_us);
+	devpm_autosuspend_line(&a, line, sizeof(line));
+	devpm_block_pass(b, "%s (delay %d ms)", line, delay);
 }
 
 TEST_F(pci, idle_devices_suspend)
@@ -129,6 +140,9 @@ TEST_F(pci, idle_devices_suspend)
 	struct idle_ctx c = { .s = &self->s };
 
 	devpm_pci_set_parts(c.s, true, NULL);
+	if (c.s->t && devpm_autosuspend_trace(c.s->t) < 0)
+		devpm_note("no hrtimer events (%s): a late timer counts as late",
+			   devpm_error());
 	devpm_pci_set_allow(c.s, true, false);
 	devpm_subtest_begin(&self->sub, "idle_devices_suspend");
 	devpm_pci_set_each(&self->sub, c.s, suspend_one, &c, &c.i, &c.p);
@@ -151,17 +165,10 @@ static void dstate_one(struct devpm_block *b, void *arg)
 	if (!p->info.pm_cap) {
 		if (ps > DEVPM_PCI_D0)
 			devpm_block_abort(b,
-					"power_state %s without a PM capability",
-					ps_name);
-		if (!strcmp(status, "suspended"))
-			devpm_block_pass(b,
-				       "suspended, still in D0: no PM capability, no lower state (power_state %s)",
-				       ps_name);
-		else
-			devpm_block_pass(b,
-				       "%s in D0: no PM capability (power_state %s)",
-				       status, ps_name);
-		return;
+					"%s: power_state %s without a PM capability",
+					p->d.name, ps_name);
+		/* D0 whatever its status: there is no D-state to match. */
+		devpm_block_skip(b, "no PM capability: in D0 whatever its runtime status");
 	}
 	pm = devpm_pci_pmcsr(c->s->pci, p->d.name, &pmcsr);
 	if (pm < 0)

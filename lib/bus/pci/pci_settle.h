@@ -11,7 +11,13 @@
 #include "bus/pci/pci_set.h"
 #include "rpm/wait.h"
 
-/* Beyond a device's autosuspend delays: a SATA chain under TCG takes 0.1 s. */
+/*
+ * How long past a device's autosuspend delays a case waits for it to
+ * suspend (a SATA chain under TCG takes 0.1 s): a wait bound, not a
+ * limit.  When the suspend came is judged by the kernel's promise
+ * (rpm/autosuspend_timer.h) in idle.c's idle_devices_suspend and
+ * access.c's autosuspend_delay_honoured.
+ */
 #define DEVPM_PCI_BOUND_MS 2000
 
 /* A short autosuspend delay, for cases that do not measure the delay. */

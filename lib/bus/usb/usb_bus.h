@@ -22,7 +22,13 @@
 #include "trace/trace.h"
 #include "bus/usb/usb.h"
 
-#define DEVPM_USB_BOUND_MS 1000	/* allowed beyond an autosuspend delay */
+/*
+ * How long past its delays a case waits for a USB device to get to a
+ * state it needs: a wait bound, not a limit.  When a suspend came is
+ * judged by the kernel's promise (rpm/autosuspend_timer.h) where a case
+ * owns it (autosuspend.c: idle_devices_autosuspend).
+ */
+#define DEVPM_USB_BOUND_MS 1000
 
 struct devpm_usb_item {
 	struct devpm_usb u;

@@ -74,6 +74,7 @@ long devpm_usb_rh_leak(const char *hub, int timeout_ms, long *now, long *base)
 	u.base = u.now = bd->usage;
 	t0 = devpm_now_us();
 	if (devpm_poll_until(rh_back, &u, timeout_ms)) {
+		*now = u.now;
 		*base = u.base;
 		return 0;	/* back at baseline, or gone */
 	}

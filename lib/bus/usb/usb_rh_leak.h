@@ -38,7 +38,7 @@ void devpm_usb_rh_watch_stop(struct devpm_usb_rh_watch *w);
 /*
  * How far the root hub named hub ("usb1") stays above its baseline usage,
  * polled at most timeout_ms for it to come back: 0 when it came back or
- * is unknown; *now and *base get the counts.  A leak took the whole
+ * is unknown; *now and *base get the counts (-1 unknown).  A leak took the whole
  * timeout_ms to prove: it goes into the case's floor (least_time.h).
  */
 long devpm_usb_rh_leak(const char *hub, int timeout_ms, long *now, long *base);
