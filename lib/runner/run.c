@@ -20,7 +20,9 @@
 #include "core/sysfs.h"
 #include "harness/environment.h"
 #include "judge/baseline.h"
+#include "judge/sleep_verdict.h"
 #include "judge/verdict.h"
+#include "sleep/wakeup_source.h"
 #include "state/journal.h"
 #include "trace/trace.h"
 #include "cli.h"
@@ -412,6 +414,8 @@ static int take_baseline(struct devpm_baseline *b, const char *dir)
 		return RN_EXIT_USAGE;
 	}
 	setenv(DEVPM_BASELINE_ENV, file, 1);
+	/* The wakeup sources beside it: held ones are judged against it. */
+	devpm_wakeup_baseline_write(dir);
 	return 0;
 }
 
@@ -452,9 +456,13 @@ static void final_recheck(struct run_state *rs, const struct devpm_baseline *b)
 		       t0);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     # Subtest: devices_at_baseline",
 		       t0);
-	bad = devpm_verdict_tree(b, DEVPM_V_ALL, recheck_failed, &rc);
+	bad = devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_UNJUDGED,
+				 recheck_failed, &rc);
 	if (bad >= 0)
 		bad += rs->quiet_fail[0] != '\0';
+	/* A system-sleep fault a case saw and no case judged. */
+	if (bad >= 0)
+		bad += devpm_sleep_verdict_unjudged(recheck_failed, &rc);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     # %zu devices judged against the baseline in %s%s",
 		       rn_mono_us(), b->n, b->source, b->have_usage ? "" :
 		       "; no runtime_usage: usage leaks not judged");
