@@ -97,6 +97,14 @@ for s in ${SUITES:-}; do
 		die "unknown suite '$s' in SUITES (known: $(echo $(ls "$SUITES_SRC" 2>/dev/null)))"
 	suite_args="$suite_args --suite $s"
 done
+# The devices' resume budget (RESUME_BUDGET_MS, else the profile's;
+# none: no budget).
+RESUME_BUDGET_MS=${RESUME_BUDGET_MS:-${PROFILE_RESUME_BUDGET_MS:-}}
+case $RESUME_BUDGET_MS in
+''|none) RESUME_BUDGET_MS= ;;
+*[!0-9]*) die "RESUME_BUDGET_MS=$RESUME_BUDGET_MS: give whole milliseconds (or none)" ;;
+*) suite_args="$suite_args --resume-budget-ms $RESUME_BUDGET_MS" ;;
+esac
 
 BOOT=${BOOT:-pvh}
 case $BOOT in

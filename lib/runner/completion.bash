@@ -97,7 +97,8 @@ _devpm()
 	case $cmd in
 	run)
 		COMPREPLY=($(compgen -W "--suite --test --allow-sleep
-			--allow-disk --output --timeout --stream --env --help" \
+			--allow-disk --output --timeout --stream --env
+			--resume-budget-ms --help" \
 			-- "$cur")) ;;
 	collect)
 		if [[ $cur == -* ]]; then

@@ -21,6 +21,7 @@
 #include "harness/environment.h"
 #include "judge/baseline.h"
 #include "judge/sleep_verdict.h"
+#include "sleep/sleep_devices.h"
 #include "judge/verdict.h"
 #include "sleep/wakeup_source.h"
 #include "state/journal.h"
@@ -44,6 +45,7 @@ struct run_opts {
 	int timeout_s;		/* 0: each program's own */
 	const char *stream;
 	const char *env_hook;	/* --env-hook (env_hook.h), NULL: none */
+	int resume_budget_ms;	/* --resume-budget-ms, 0: none */
 	char **env;
 	size_t nenv;
 	/* The probe phase (--list/--needs of the selected programs). */
@@ -85,6 +87,7 @@ static const struct option run_longopts[] = {
 	{ "stream", required_argument, NULL, 'w' },
 	{ "env", required_argument, NULL, 'e' },
 	{ "env-hook", required_argument, NULL, 'H' },
+	{ "resume-budget-ms", required_argument, NULL, 'B' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -130,6 +133,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (rn_env_hook_check(optarg))
 				return RN_EXIT_USAGE;
 			o->env_hook = optarg;
+			break;
+		case 'B':
+			if (!rn_parse_int(optarg, 1, 600000,
+					  &o->resume_budget_ms))
+				return rn_usage_error("--resume-budget-ms '%s': give whole milliseconds, 1 to 600000",
+						      optarg);
 			break;
 		default:
 			return rn_bad_option("run", argc, argv, c);
@@ -488,6 +497,7 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 	rn_stream_emit(s, "ENV opt_test=%s", o->test ? o->test : "");
 	rn_stream_emit(s, "ENV opt_allow_sleep=%d", o->allow_sleep);
 	rn_stream_emit(s, "ENV opt_allow_disk=%d", o->allow_disk);
+	rn_stream_emit(s, "ENV opt_resume_budget_ms=%d", o->resume_budget_ms);
 	rn_stream_emit(s, "ENV opt_timeout_s=%d", o->timeout_s);
 	for (i = 0; i < o->nenv; i++)
 		rn_stream_emit(s, "ENV %s", o->env[i]);
@@ -543,6 +553,14 @@ static void set_env(const struct run_opts *o)
 	else
 		unsetenv("DEVPM_ALLOW_DISK");
 	unsetenv("DEVPM_TEST_GLOB");
+	if (o->resume_budget_ms) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", o->resume_budget_ms);
+		setenv(DEVPM_RESUME_BUDGET_ENV, v, 1);
+	} else {
+		unsetenv(DEVPM_RESUME_BUDGET_ENV);
+	}
 	/* Only the hook this run checked, never one from outside. */
 	if (window_wanted(o))
 		setenv(DEVPM_ENV_HOOK_VAR, o->env_hook, 1);
