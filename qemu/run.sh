@@ -622,6 +622,36 @@ if [ $planted = 1 ]; then
 		exit 1
 	fi
 	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the leaker's leak failed the final re-check"
+
+	# The system-sleep verdicts' planted bugs (docs/verdicts.md): a
+	# mock device of the machine with a bug of mock/sleep_bug, made
+	# before the baseline (qemu/init, DEVPM_SLEEP_BUGS), through the
+	# sleeping suites; each bug must FAIL once, in the case that owns
+	# it, naming its device, and nothing else may fail
+	# (tests/check_planted_sleep.py).  The held source's run must end
+	# within PLANTED_HELD_S (the clean run of these suites: 26-31 s; 22 s seen with the held source).
+	PLANTED_HELD_S=${PLANTED_HELD_S:-50}
+	sleep_suites="--suite async --suite fixture --suite wakeup"
+	budget=${RESUME_BUDGET_MS:+--resume-budget-ms $RESUME_BUDGET_MS}
+	for kind in refusal resume held; do
+		case $kind in
+		refusal) bugs=60:suspend_ebusy args="$sleep_suites" ;;
+		held) bugs=60:wakeup_held args="$sleep_suites" ;;
+		resume)
+			# Over the budget by a second: the slow resume is
+			# paid in each cycle, so only the async suite here.
+			slow=$(( ${RESUME_BUDGET_MS:-3000} + 1000 ))
+			bugs=60:resume_eio,61:resume_leak,62:resume_slow:$slow
+			args="--suite async" ;;
+		esac
+		run_guest "planted-$kind" "$DEVPM_PART" results "$args $budget" \
+			"DEVPM_SLEEP_BUGS=$bugs"
+		[ "$RUN_STATUS" = error ] && exit 2
+		summary "planted system-sleep bug: $kind ($bugs)"
+		python3 "$QEMU_DIR/../tests/check_planted_sleep.py" "$kind" \
+			"$RUN_DIR" "$PLANTED_HELD_S" || exit 1
+	done
+	echo "  planted system-sleep bugs ok: each failed once, in the case that owns it, naming its device; no collateral failure"
 	exit 0
 fi
 
@@ -637,12 +667,13 @@ fi
 # profile's stress cycles unless DEVPM_STRESS_CYCLES says otherwise.
 DEVPM_STRESS_CYCLES=${DEVPM_STRESS_CYCLES:-${PROFILE_STRESS_CYCLES:-}}
 guest_pass=
-for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES; do
+for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
+	 DEVPM_SLEEP_BUGS DEVPM_SLEEP_RECORD; do
 	val=${!v:-}
 	[ -z "$val" ] && continue
 	case $val in
-	*[!A-Za-z0-9_:.-]*)
-		die "$v='$val': only letters, digits and _:.- are allowed" ;;
+	*[!A-Za-z0-9_:.,-]*)
+		die "$v='$val': only letters, digits and _:.,- are allowed" ;;
 	esac
 	guest_pass="$guest_pass $v=$val"
 done
