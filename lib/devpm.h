@@ -27,6 +27,7 @@
 #include "judge/baseline.h"
 #include "judge/block.h"
 #include "judge/subtest.h"
+#include "judge/sleep_verdict.h"
 #include "judge/verdict.h"
 #include "harness/test_info.h"
 

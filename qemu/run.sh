@@ -102,6 +102,14 @@ for s in ${SUITES:-}; do
 		die "unknown suite '$s' in SUITES (known: $(echo $(ls "$SUITES_SRC" 2>/dev/null)))"
 	suite_args="$suite_args --suite $s"
 done
+# The devices' resume budget (RESUME_BUDGET_MS, else the profile's;
+# none: no budget).
+RESUME_BUDGET_MS=${RESUME_BUDGET_MS:-${PROFILE_RESUME_BUDGET_MS:-}}
+case $RESUME_BUDGET_MS in
+''|none) RESUME_BUDGET_MS= ;;
+*[!0-9]*) die "RESUME_BUDGET_MS=$RESUME_BUDGET_MS: give whole milliseconds (or none)" ;;
+*) suite_args="$suite_args --resume-budget-ms $RESUME_BUDGET_MS" ;;
+esac
 
 BOOT=${BOOT:-pvh}
 case $BOOT in
@@ -608,7 +616,14 @@ if [ $planted = 1 ]; then
 		"$RUN_DIR/stream.log" ||
 		bad="${bad:+$bad; }missing: devpm_mock.5 gone after the case (stream.log)"
 	want_in usage_balanced_after_cycles '^            ok 1 devpm_mock[.]0$' "clean mock passes the cycles"
-	want '^            # devpm_mock\.1 .*usage' "devpm_mock.1's drift named"
+	# Its teardown's verdict names the leak (stream.log); the final
+	# re-check does not name it again (docs/verdicts.md, rule 8).
+	grep -Eq '^OUT [0-9]+ # verdict: devpm_mock\.1 \(driver devpm_mock\): usage count 1 ' \
+		"$RUN_DIR/stream.log" ||
+		bad="${bad:+$bad; }missing: devpm_mock.1's drift named (stream.log)"
+	if awk '/# Subtest: /{cur=$NF} cur=="devices_at_baseline" && /not ok [0-9]+ devpm_mock[.][123]$/ {f=1} END {exit !f}' "$k"; then
+		bad="${bad:+$bad; }the final re-check named again a device usage_balanced_after_cycles failed"
+	fi
 	want '^            not ok 2 devpm_mock\.1$' "devpm_mock.1 (leak_on_resume) FAIL"
 	want 'devpm_mock\.2 \(driver devpm_mock\): runtime_status=error: runtime_resume callback failed, rpm_resume returned -5 \(EIO\)' "devpm_mock.2's callback and errno"
 	want '^            not ok 3 devpm_mock\.2$' "devpm_mock.2 (runtime_resume_eio) FAIL"
@@ -659,6 +674,36 @@ EOPY
 		exit 1
 	fi
 	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the late suspend failed autosuspend_on_time; the leaker's leak failed the final re-check; the planted WARN's FAIL quotes its WARNING line in results.ktap, junit.xml, summary.json and the KCIDB export; report.html has the failed cases' runtime-PM timelines"
+
+	# The system-sleep verdicts' planted bugs (docs/verdicts.md): a
+	# mock device of the machine with a bug of mock/sleep_bug, made
+	# before the baseline (qemu/init, DEVPM_SLEEP_BUGS), through the
+	# sleeping suites; each bug must FAIL once, in the case that owns
+	# it, naming its device, and nothing else may fail
+	# (tests/check_planted_sleep.py).  The held source's run must end
+	# within PLANTED_HELD_S (the clean run of these suites: 26-31 s; 22 s seen with the held source).
+	PLANTED_HELD_S=${PLANTED_HELD_S:-50}
+	sleep_suites="--suite async --suite fixture --suite wakeup"
+	budget=${RESUME_BUDGET_MS:+--resume-budget-ms $RESUME_BUDGET_MS}
+	for kind in refusal resume held; do
+		case $kind in
+		refusal) bugs=60:suspend_ebusy args="$sleep_suites" ;;
+		held) bugs=60:wakeup_held args="$sleep_suites" ;;
+		resume)
+			# Over the budget by a second: the slow resume is
+			# paid in each cycle, so only the async suite here.
+			slow=$(( ${RESUME_BUDGET_MS:-3000} + 1000 ))
+			bugs=60:resume_eio,61:resume_leak,62:resume_slow:$slow
+			args="--suite async" ;;
+		esac
+		run_guest "planted-$kind" "$DEVPM_PART" results "$args $budget" \
+			"DEVPM_SLEEP_BUGS=$bugs"
+		[ "$RUN_STATUS" = error ] && exit 2
+		summary "planted system-sleep bug: $kind ($bugs)"
+		python3 "$QEMU_DIR/../tests/check_planted_sleep.py" "$kind" \
+			"$RUN_DIR" "$PLANTED_HELD_S" || exit 1
+	done
+	echo "  planted system-sleep bugs ok: each failed once, in the case that owns it, naming its device; no collateral failure"
 	exit 0
 fi
 
@@ -685,12 +730,13 @@ fi
 # profile's stress cycles unless DEVPM_STRESS_CYCLES says otherwise.
 DEVPM_STRESS_CYCLES=${DEVPM_STRESS_CYCLES:-${PROFILE_STRESS_CYCLES:-}}
 guest_pass=
-for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES; do
+for v in DEVPM_SEED DEVPM_MOCK_BUG DEVPM_WAKEUP_REAL DEVPM_STRESS_CYCLES \
+	 DEVPM_SLEEP_BUGS DEVPM_SLEEP_RECORD; do
 	val=${!v:-}
 	[ -z "$val" ] && continue
 	case $val in
-	*[!A-Za-z0-9_:.-]*)
-		die "$v='$val': only letters, digits and _:.- are allowed" ;;
+	*[!A-Za-z0-9_:.,-]*)
+		die "$v='$val': only letters, digits and _:.,- are allowed" ;;
 	esac
 	guest_pass="$guest_pass $v=$val"
 done

@@ -141,6 +141,45 @@ TEST(regressions)
 	free(o);
 }
 
+/*
+ * A device whose resume (its resume-side phases summed) more than doubled
+ * and grew by 200 ms or more is named; one that only doubled (+100 ms),
+ * or grew 300 ms by less than double, is noise under TCG.
+ */
+TEST(resume_growth)
+{
+	static const char *const old[] = {
+		"async/sleep/real_device_timing pass resume_us=100000",
+		"async/sleep/other pass resume_us=100000",
+		"async/sleep/third pass resume_us=400000",
+		NULL,
+	};
+	static const char *const new[] = {
+		"async/sleep/real_device_timing pass resume_us=350000",
+		"async/sleep/other pass resume_us=200000",
+		"async/sleep/third pass resume_us=700000",
+		NULL,
+	};
+	struct tr_out *o = rn_xmalloc(sizeof(*o));
+	char tmp[PATH_MAX];
+
+	ASSERT_EQ(0, unit_mkdtemp(tmp, sizeof(tmp)));
+	put_run(tmp, "old", old);
+	put_run(tmp, "new", new);
+	compare(o, tmp);
+	EXPECT_EQ(1, o->code) TH_LOG("%s%s", o->out, o->err);
+	ASSERT_HAS(o->out, "SLOWER RESUME async/sleep/real_device_timing dev0: resume 100000 us -> 350000 us (+250%, +250 ms; bounds x2 and +200 ms)\n");
+	ASSERT_HASNT(o->out, "SLOWER RESUME async/sleep/other");
+	ASSERT_HASNT(o->out, "SLOWER RESUME async/sleep/third");
+	/* Negative control: the same run twice names no device. */
+	put_run(tmp, "new", old);
+	compare(o, tmp);
+	EXPECT_EQ(0, o->code) TH_LOG("%s%s", o->out, o->err);
+	ASSERT_HASNT(o->out, "SLOWER RESUME");
+	unit_rm_rf(tmp);
+	free(o);
+}
+
 TEST(bad_input)
 {
 	struct tr_out *o = rn_xmalloc(sizeof(*o));

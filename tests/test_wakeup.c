@@ -227,10 +227,72 @@ TEST_F(sl, wakeup_sources)
 	ASSERT_EQ(0, devpm_wakeup_sources_diff(a, na, b, nb, d, sizeof(d)));
 	EXPECT_STREQ("devpm_mock.0(+2) event4(+1)", d);
 	ASSERT_EQ(0, devpm_wakeup_sources_active(b, nb, d, sizeof(d)));
-	EXPECT_STREQ("event4", d);
+	EXPECT_STREQ("event4 (no device) active 12 ms", d);
 	/* Negative control: no change, nothing named. */
 	ASSERT_EQ(0, devpm_wakeup_sources_diff(b, nb, b, nb, d, sizeof(d)));
 	EXPECT_STREQ("", d);
+	free(a);
+	free(b);
+}
+
+/* wakeupN's device: a link to it, and the device's driver link. */
+static int put_ws_dev(const char *tree, int id, const char *dev,
+		      const char *driver)
+{
+	char rel[128], t[256];
+	int r;
+
+	snprintf(rel, sizeof(rel), "sys/class/wakeup/wakeup%d/device", id);
+	snprintf(t, sizeof(t), "../../../devices/platform/%s", dev);
+	r = unit_link(tree, rel, t);
+	snprintf(rel, sizeof(rel), "sys/devices/platform/%s/driver", dev);
+	snprintf(t, sizeof(t), "../../../bus/platform/drivers/%s", driver);
+	return r | unit_link(tree, rel, t);
+}
+
+/*
+ * A source of a device active for longer than DEVPM_WAKE_HELD_MS with no
+ * event since the snapshot before is held, named with its device and
+ * driver; a busy one (its events grew), a short hold, and a source
+ * without a device are not.
+ */
+TEST_F(sl, wakeup_source_held)
+{
+	struct devpm_wakeup_source *a = NULL, *b = NULL;
+	const struct devpm_wakeup_source *w;
+	size_t na, nb;
+	char why[512];
+
+	ASSERT_EQ(0, put_ws(self->tree, 1, "devpm_mock.60", 1, 1, 40000));
+	ASSERT_EQ(0, put_ws_dev(self->tree, 1, "devpm_mock.60", "devpm_mock"));
+	ASSERT_EQ(0, put_ws(self->tree, 2, "busy.0", 5, 1, 40000));
+	ASSERT_EQ(0, put_ws_dev(self->tree, 2, "busy.0", "busydrv"));
+	ASSERT_EQ(0, put_ws(self->tree, 3, "short.0", 1, 1, 1500));
+	ASSERT_EQ(0, put_ws_dev(self->tree, 3, "short.0", "shortdrv"));
+	ASSERT_EQ(0, put_ws(self->tree, 4, "eventpoll", 1, 1, 90000));
+	ASSERT_EQ(0, devpm_wakeup_sources_read(&a, &na));
+	ASSERT_EQ(4, na);
+	EXPECT_STREQ("devpm_mock.60", a[0].dev);
+	EXPECT_STREQ("devpm_mock", a[0].driver);
+	EXPECT_STREQ("", a[3].dev);
+	/* busy.0 reports events meanwhile. */
+	ASSERT_EQ(0, put_ws(self->tree, 2, "busy.0", 9, 1, 45000));
+	ASSERT_EQ(0, devpm_wakeup_sources_read(&b, &nb));
+	w = devpm_wakeup_source_held(b, nb, a, na);
+	ASSERT_NE(NULL, w);
+	EXPECT_STREQ("devpm_mock.60", w->name);
+	devpm_wakeup_source_held_words(w, why, sizeof(why));
+	EXPECT_STREQ("devpm_mock.60 (devpm_mock): wakeup source devpm_mock.60 held active 40000 ms with no event (event_count 1), limit 5000 ms: system sleep blocked for every wakeup_count user",
+		     why);
+	/* Negative controls: relaxed, nothing held; busy.0 alone is busy. */
+	ASSERT_EQ(0, put_ws(self->tree, 1, "devpm_mock.60", 1, 1, 0));
+	free(b);
+	ASSERT_EQ(0, devpm_wakeup_sources_read(&b, &nb));
+	EXPECT_EQ(NULL, devpm_wakeup_source_held(b, nb, a, na));
+	/* Against no snapshot, busy.0's hold alone makes it held. */
+	w = devpm_wakeup_source_held(b, nb, NULL, 0);
+	ASSERT_NE(NULL, w);
+	EXPECT_STREQ("busy.0", w->name);
 	free(a);
 	free(b);
 }

@@ -46,6 +46,29 @@
 #define DEVPM_CASE_FAIL(m) ((m)->skip = 0, (m)->passed = 0)
 #endif
 
+/*
+ * Skip the running case with reason, even one that failed or asserted:
+ * the harness's fields up to 6.8 (skip, passed) or since 6.9 (exit_code);
+ * aborted cleared so that the ASSERT's abort() does not follow.
+ */
+#ifdef XFAIL_ADD
+#define DEVPM_CASE_SKIP_NOW(m) ((m)->exit_code = KSFT_SKIP)
+#else
+#define DEVPM_CASE_SKIP_NOW(m) ((m)->skip = 1, (m)->passed = 1)
+#endif
+#define DEVPM_CASE_SKIP(m, why) do { \
+	snprintf((m)->results->reason, sizeof((m)->results->reason), \
+		 "%s", (why)); \
+	DEVPM_CASE_SKIP_NOW(m); \
+	(m)->aborted = false; \
+} while (0)
+
+/*
+ * Each case names itself to the library (who recorded what in the run,
+ * sleep_verdict.h): the FIXTURE_SETUP's devpm_case_setup() is this.
+ */
+#define devpm_case_setup() devpm_case_setup_named(_metadata->name)
+
 /* The case's result from its per-device lines: fail, pass, or skip. */
 #define DEVPM_SUBTEST_END(s) do { \
 	int __r = devpm_subtest_end(s); \
@@ -91,7 +114,21 @@
 		TH_LOG("%s%s", devpm_verdict_first(), __n > 1 ? \
 		       " (and more: see the verdict lines)" : ""); \
 		DEVPM_CASE_FAIL(_metadata); \
+	} else { \
+		DEVPM_CASE_BLAMED(); \
 	} \
+} while (0)
+
+/*
+ * A device of the machine refused the case's system sleep or held it
+ * awake (sleep_verdict.h): its promise could not be tested, and the
+ * judging case fails that device.  One line, a SKIP, whatever the case's
+ * own checks made of the cycle that did not happen; a device the
+ * verdict failed (above) stays a failure.
+ */
+#define DEVPM_CASE_BLAMED() do { \
+	if (devpm_case_blame()[0]) \
+		DEVPM_CASE_SKIP(_metadata, devpm_case_blame()); \
 } while (0)
 
 /* Expected failure: the reason says exactly why the kernel behaves so. */

@@ -68,6 +68,10 @@ void devpm_test_shared(void (*setup)(void), void (*cleanup)(void));
  * device it left in error, with a leaked reference or unable to suspend.
  */
 off_t devpm_case_setup(void);
+/* The same, for the case of that name (test.h's devpm_case_setup()). */
+off_t devpm_case_setup_named(const char *casename);
+/* Why the case's promise could not be tested ("": it could). */
+const char *devpm_case_blame(void);
 /*
  * Put back what the case wrote since mark, then let what came back
  * settle (environment.h).  0, or -errno with devpm_error(): the case

@@ -15,6 +15,8 @@
 #include "harness/environment.h"
 #include "harness/test_info.h"
 #include "judge/baseline.h"
+#include "judge/run_record.h"
+#include "judge/sleep_verdict.h"
 #include "judge/verdict.h"
 #include "state/journal.h"
 #include "trace/least_time.h"
@@ -105,6 +107,7 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 		return -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	devpm_run_record_program(info->suite, argv[0]);
 	if (devpm_sysfs_root_from_env() < 0) {
 		printf("TAP version 13\n1..0 # SKIP %s\n", devpm_error());
 		return DEVPM_EXIT_SKIP;
@@ -130,8 +133,20 @@ int devpm_test_begin(const struct devpm_test_info *info, int argc,
 	return verdict_begin();
 }
 
+off_t devpm_case_setup_named(const char *casename)
+{
+	devpm_run_record_case(casename);
+	return devpm_case_setup();
+}
+
+const char *devpm_case_blame(void)
+{
+	return devpm_sleep_blame();
+}
+
 off_t devpm_case_setup(void)
 {
+	devpm_sleep_verdict_case_begin();
 	devpm_verdict_case_begin();
 	devpm_env_case_begin();
 	devpm_least_time_begin();

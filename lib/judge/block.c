@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "judge/block.h"
+#include "judge/sleep_verdict.h"
 #include "judge/subtest.h"
 #include "trace/trace.h"
 
@@ -94,6 +95,12 @@ void devpm_block_run(struct devpm_subtest *sub, const char *dev, devpm_block_fn 
 	memset(b, 0, sizeof(*b));
 	b->sub = sub;
 	snprintf(b->dev, sizeof(b->dev), "%s", dev ? dev : "?");
+	/* The case's cycles are blocked by another device: nothing to run. */
+	if (devpm_sleep_blame()[0]) {
+		devpm_sleep_blame_short(b->msg, sizeof(b->msg));
+		devpm_subtest_skip(sub, b->dev, "%s", b->msg);
+		return;
+	}
 	depth++;
 	/*
 	 * Back here when fn ends it, or when one of its clean-ups does:

@@ -33,9 +33,11 @@
 #include "core/sysfs.h"
 #include "judge/baseline.h"
 #include "rpm/autosuspend_timer.h"
+#include "judge/run_record.h"
 #include "rpm/device.h"
 #include "rpm/diagnose.h"
 #include "rpm/wait.h"
+#include "trace/sleep_fault.h"
 #include "trace/trace.h"
 
 #define MAX_SEEN 64
@@ -49,6 +51,8 @@ struct seen_error {
 
 static struct devpm_trace *watch;
 static bool watching;
+/* The system-sleep callbacks' errors the watch saw (sleep_fault.h). */
+static struct devpm_sleep_faults faults = { .open = -1 };
 static struct seen_error seen[MAX_SEEN];
 static size_t nseen;
 static char expected[MAX_EXPECTED][128];
@@ -65,8 +69,24 @@ static void unwatch(void)
 	watch = NULL;
 }
 
+/* "system:event [if <filter>]" onto t; errors leave it out. */
+static void add_spec(struct devpm_trace *t, const char *spec)
+{
+	const char *cond = strstr(spec, " if ");
+	char ev[96];
+
+	if (!cond) {
+		devpm_trace_add_event(t, spec, NULL);
+		return;
+	}
+	snprintf(ev, sizeof(ev), "%.*s", (int)(cond - spec), spec);
+	devpm_trace_add_event(t, ev, cond + strlen(" if "));
+}
+
 void devpm_verdict_watch(void)
 {
+	size_t i;
+
 	if (watching)
 		return;
 	watching = true;
@@ -75,6 +95,12 @@ void devpm_verdict_watch(void)
 	watch = devpm_trace_start_rpm_errors();
 	if (watch)
 		atexit(unwatch);
+	/*
+	 * A trace of its own: the system-sleep callbacks' errors too (the
+	 * runner's kept one has them already; a view refuses with -EPERM).
+	 */
+	for (i = 0; watch && devpm_sleep_fault_events[i]; i++)
+		add_spec(watch, devpm_sleep_fault_events[i]);
 }
 
 bool devpm_verdict_active(void)
@@ -104,6 +130,11 @@ void devpm_verdict_event(const struct devpm_event *ev)
 	struct seen_error *s = &seen[nseen];
 	char *plus;
 
+	if (ev->type == DEVPM_EV_OTHER) {
+		devpm_sleep_faults_feed(&faults, ev);
+		return;
+	}
+
 	/*
 	 * The ordinary returns, as the watch's own filter (trace.c) drops
 	 * them; a view of the runner's kept trace has them all.
@@ -126,6 +157,7 @@ void devpm_verdict_forget(void)
 {
 	nseen = 0;
 	nexpected = 0;
+	devpm_sleep_faults_init(&faults);
 }
 
 /* Keep the callback errors the watch has seen since last asked. */
@@ -134,12 +166,30 @@ static void harvest(void)
 	const struct devpm_event *ev;
 	size_t n, i;
 
-	if (!watch || devpm_trace_poll(watch, 0) <= 0)
+	/*
+	 * Another view of the same kept trace (the floor's windows) may have
+	 * read the new events already: what this view has not taken counts,
+	 * not what this poll read.
+	 */
+	if (!watch || devpm_trace_poll(watch, 0) < 0)
 		return;
 	ev = devpm_trace_events(watch, &n);
+	if (!n)
+		return;
 	for (i = 0; i < n; i++)
 		devpm_verdict_event(&ev[i]);
 	devpm_trace_clear(watch);
+}
+
+const struct devpm_sleep_faults *devpm_verdict_sleep_faults(void)
+{
+	harvest();
+	return &faults;
+}
+
+bool devpm_verdict_sleep_watched(void)
+{
+	return watch != NULL;
 }
 
 const char *devpm_verdict_errno(int ret, char *buf, size_t len)
@@ -733,19 +783,60 @@ static bool was_touched(const struct devpm_base_dev *b)
 	return false;
 }
 
+/* The devices a case of the run failed already (run_record.h). */
+struct judged_set {
+	char (*name)[128];
+	size_t n, cap;
+};
+
+static int judged_add(void *arg, char **f, int n)
+{
+	struct judged_set *j = arg;
+	void *p;
+
+	if (strcmp(f[0], "judged") || n < 2)
+		return 0;
+	if (j->n == j->cap) {
+		p = realloc(j->name, (j->cap ? 2 * j->cap : 16) *
+			    sizeof(*j->name));
+		if (!p)
+			return 1;
+		j->name = p;
+		j->cap = j->cap ? 2 * j->cap : 16;
+	}
+	snprintf(j->name[j->n++], sizeof(j->name[0]), "%s", f[1]);
+	return 0;
+}
+
+static bool judged_has(const struct judged_set *j, const char *dev)
+{
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		if (!strcmp(j->name[i], dev))
+			return true;
+	return false;
+}
+
 int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 		       void (*fn)(void *arg, const char *dev, const char *why),
 		       void *arg)
 {
+	struct judged_set judged = { 0 };
 	char why[768];
 	size_t i;
 	int n = 0;
 
+	/* Judged once a run: a later case, the re-check, do not again. */
+	if (rules & DEVPM_V_UNJUDGED)
+		devpm_run_records(judged_add, &judged);
 	for (i = 0; b && i < b->n; i++) {
 		unsigned int r = rules;
 
 		if (!b->v[i].status[0])
 			continue;	/* no runtime PM shown: nothing to judge */
+		if (judged.n && judged_has(&judged, b->v[i].name))
+			continue;
 		if ((r & DEVPM_V_TOUCHED) && !was_touched(&b->v[i]))
 			r &= ~DEVPM_V_SUSPEND;
 		if (judge(b, &b->v[i], r, why, sizeof(why)) > 0) {
@@ -754,12 +845,16 @@ int devpm_verdict_tree(const struct devpm_baseline *b, unsigned int rules,
 				fn(arg, b->v[i].name, why);
 		}
 	}
+	free(judged.name);
 	return n;
 }
 
 static void print_case_failure(void *arg, const char *dev, const char *why)
 {
-	(void)dev;
+	const char *f[2] = { dev, "verdict" };
+
+	/* Judged here: the runner's final re-check does not repeat it. */
+	devpm_run_record("judged", f, 2);
 	if (!first_why[0])
 		snprintf(first_why, sizeof(first_why), "%s", why);
 	printf("# verdict: %s (left by case %s)\n", why, (const char *)arg);
@@ -778,8 +873,8 @@ int devpm_verdict_case_end(const char *casename)
 	recording = true;
 	settle_ms = 0;
 	n = devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_TOUCHED |
-			       DEVPM_V_SINCE_CASE, print_case_failure,
-			       (void *)casename);
+			       DEVPM_V_SINCE_CASE | DEVPM_V_UNJUDGED,
+			       print_case_failure, (void *)casename);
 	recording = false;
 	/* What justifies DEVPM_VERDICT_SETTLE_MS (docs/verdicts.md). */
 	if (settle_ms > 0)

@@ -54,6 +54,12 @@ enum devpm_verdict_rule {
 	 * earlier case's (failed there, and in the final re-check).
 	 */
 	DEVPM_V_SINCE_CASE = 16,
+	/*
+	 * Not a device a case of the run failed already (run_record.h):
+	 * the later cases and the runner's final re-check do not name it
+	 * again (one FAIL per device per run).
+	 */
+	DEVPM_V_UNJUDGED = 32,
 };
 
 /* Each device's state as a case begins (devpm_case_setup() calls it). */
@@ -122,6 +128,15 @@ void devpm_verdict_forget(void);
  */
 struct devpm_diag;
 bool devpm_verdict_honoured(const struct devpm_diag *g);
+
+/*
+ * The system-sleep callbacks' errors the watch has seen in this process
+ * (sleep_fault.h; read up to now), for sleep_verdict.h.  Whether the
+ * watch runs at all (without tracefs only suspend_stats names one).
+ */
+struct devpm_sleep_faults;
+const struct devpm_sleep_faults *devpm_verdict_sleep_faults(void);
+bool devpm_verdict_sleep_watched(void);
 
 /* The first failure devpm_verdict_case_end() printed ("" none). */
 const char *devpm_verdict_first(void);

@@ -296,3 +296,35 @@ int devpm_async_bench_cycles(const struct devpm_async_bench *bench,
 		window_levels(*t, casename);
 	return 0;
 }
+
+int devpm_async_bench_bad_input(int id, char *why, size_t len)
+{
+	static const struct {
+		long delay;		/* -1: set the budget to text */
+		const char *text;
+	} in[] = {
+		{ -1000, NULL }, { 20000000, NULL },
+		{ -1, "-5" }, { -1, "99999999999" },
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		if (in[i].text)
+			r = devpm_mock_set(id, "resume_budget_us", in[i].text);
+		else
+			r = devpm_mock_set_cb(id, DEVPM_MOCK_RESUME,
+					      in[i].delay, 0);
+		if (!r || strchr(devpm_error(), '\n') || !devpm_error()[0]) {
+			snprintf(why, len, "%s %ld%s%s: %s", in[i].text ?
+				 "resume_budget_us" : "resume delay",
+				 in[i].delay, in[i].text ? " text " : "",
+				 in[i].text ? in[i].text : "",
+				 r ? "refused without one clear line" :
+				 "accepted");
+			return 1;
+		}
+		devpm_note("refused as it should: %s", devpm_error());
+	}
+	return 0;
+}

@@ -45,6 +45,13 @@ int devpm_async_bench_load(struct devpm_sleep_cycle *on,
 int devpm_async_bench_usable(char *why, size_t len);
 
 /*
+ * A delay or budget that is negative or absurd is refused by mock device
+ * id (made already), with one line that names it (lib/mock/mock.c, the
+ * module's store functions).  0 when all four are, else 1 with why.
+ */
+int devpm_async_bench_bad_input(int id, char *why, size_t len);
+
+/*
  * Create the bench (journaled: the case's restore removes it), trace it
  * into *t, run both cycles into on and off and save them; a judged
  * callback longer than its delay allows gets one more cycle (a

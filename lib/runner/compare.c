@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compare_resume.h"
 #include "json.h"
 #include "ktap_summary.h"
 #include "util.h"
@@ -333,6 +334,8 @@ int rn_cmd_compare(int argc, char **argv)
 			bad += slower(key, &metrics, nc->items[i]);
 		free(key);
 	}
+	/* Each device whose system resume got slower, by name. */
+	bad += rn_compare_resume(oc, nc);
 	printf("devpm compare: %d regression(s); %zu case(s) in %s against %zu in %s\n",
 	       bad, nc->n, pn, oc->n, po);
 	table_free(&cases);

@@ -144,7 +144,7 @@ _devpm_complete()
 	run)
 		COMPREPLY=($(compgen -W "--suite --test --allow-sleep
 			--allow-disk --output --timeout --stream --env --env-hook
-			--help" -- "$cur")) ;;
+			--resume-budget-ms --help" -- "$cur")) ;;
 	collect)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--output --env --crash --help" \

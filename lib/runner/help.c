@@ -49,6 +49,7 @@ static const struct {
 "usage: devpm run [--suite S]... [--test GLOB] [--allow-sleep] [--allow-disk]\n"
 "                 [--output DIR] [--timeout S] [--stream FILE]\n"
 "                 [--env KEY=VALUE]... [--env-hook PROG]\n"
+"                 [--resume-budget-ms MS]\n"
 "Run the test programs.  Results go to DIR/<run-id> (default results/),\n"
 "DIR/latest points at them; KTAP also on stdout, a line per program on\n"
 "stderr (on a terminal: which program runs, its timeout, every 10 s).\n"
@@ -67,6 +68,8 @@ static const struct {
 "  --env KEY=VALUE  add to env.json and the results' properties\n"
 "  --env-hook PROG  the environment's hook (qemu/README): it sets devices\n"
 "                   aside for programs that sleep with their own devices\n"
+"  --resume-budget-ms MS  a device whose system-resume callback takes\n"
+"                   longer fails (async/sleep real_device_timing)\n"
 "\n"
 "Exit: 0 all passed or skipped, 1 a failure, 2 a usage or setup error.\n"
 "Example: sudo devpm run --suite usb --allow-sleep\n" },

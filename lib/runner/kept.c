@@ -8,6 +8,7 @@
 #include "core/safety.h"
 #include "core/sysfs.h"
 #include "trace/least_time_sleeps.h"
+#include "trace/sleep_fault.h"
 #include "trace/trace.h"
 #include "kept.h"
 
@@ -25,14 +26,23 @@ static const char *const timeline_events[] = {
 
 static void *make(void *arg)
 {
+	const char *ev[32];
+	size_t n = 0, i;
+
 	(void)arg;
 	devpm_least_time_sleeps_share();
 	/*
 	 * One instance for the floor's windows and the verdict's errors
-	 * (the windows' events have every rpm_return_int): each costs
-	 * ~0.2 s to make under TCG, a directory per kernel event.
+	 * (the windows' events have every rpm_return_int), runtime and
+	 * system sleep: each costs ~0.2 s to make under TCG, a directory
+	 * per kernel event.
 	 */
-	rpm = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, devpm_least_time_sleeps_events);
+	for (i = 0; devpm_least_time_sleeps_events[i] && n < 31; i++)
+		ev[n++] = devpm_least_time_sleeps_events[i];
+	for (i = 0; devpm_sleep_fault_events[i] && n < 31; i++)
+		ev[n++] = devpm_sleep_fault_events[i];
+	ev[n] = NULL;
+	rpm = devpm_trace_keep(DEVPM_TRACE_RPM_KEPT, ev);
 	/* Its tracepoints are on already: no kernel text patched again. */
 	timeline = devpm_trace_keep(TIMELINE_KEPT, timeline_events);
 	if (!timeline)

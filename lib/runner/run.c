@@ -20,7 +20,10 @@
 #include "core/sysfs.h"
 #include "harness/environment.h"
 #include "judge/baseline.h"
+#include "judge/sleep_verdict.h"
+#include "sleep/sleep_devices.h"
 #include "judge/verdict.h"
+#include "sleep/wakeup_source.h"
 #include "state/journal.h"
 #include "trace/trace.h"
 #include "cli.h"
@@ -47,6 +50,7 @@ struct run_opts {
 	const char *stream;
 	const char *env_hook;	/* --env-hook (env_hook.h), NULL: none */
 	int stream_fd;		/* opened (path_trust.h) before the run */
+	int resume_budget_ms;	/* --resume-budget-ms, 0: none */
 	char **env;
 	size_t nenv;
 	/* The probe phase (--list/--needs of the selected programs). */
@@ -93,6 +97,7 @@ static const struct option run_longopts[] = {
 	{ "stream", required_argument, NULL, 'w' },
 	{ "env", required_argument, NULL, 'e' },
 	{ "env-hook", required_argument, NULL, 'H' },
+	{ "resume-budget-ms", required_argument, NULL, 'B' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -139,6 +144,12 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (rn_env_hook_check(optarg))
 				return RN_EXIT_USAGE;
 			o->env_hook = optarg;
+			break;
+		case 'B':
+			if (!rn_parse_int(optarg, 1, 600000,
+					  &o->resume_budget_ms))
+				return rn_usage_error("--resume-budget-ms '%s': give whole milliseconds, 1 to 600000",
+						      optarg);
 			break;
 		default:
 			return rn_bad_option("run", argc, argv, c);
@@ -429,6 +440,8 @@ static int take_baseline(struct devpm_baseline *b, const char *dir, int dfd)
 		return RN_EXIT_USAGE;
 	}
 	setenv(DEVPM_BASELINE_ENV, file, 1);
+	/* The wakeup sources beside it: held ones are judged against it. */
+	devpm_wakeup_baseline_write(dir);
 	return 0;
 }
 
@@ -469,9 +482,13 @@ static void final_recheck(struct run_state *rs, const struct devpm_baseline *b)
 		       t0);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     # Subtest: devices_at_baseline",
 		       t0);
-	bad = devpm_verdict_tree(b, DEVPM_V_ALL, recheck_failed, &rc);
+	bad = devpm_verdict_tree(b, DEVPM_V_ALL | DEVPM_V_UNJUDGED,
+				 recheck_failed, &rc);
 	if (bad >= 0)
 		bad += rs->quiet_fail[0] != '\0';
+	/* A system-sleep fault a case saw and no case judged. */
+	if (bad >= 0)
+		bad += devpm_sleep_verdict_unjudged(recheck_failed, &rc);
 	rn_stream_emit(&rs->st, "OUT %" PRIu64 "     # %zu devices judged against the baseline in %s%s",
 		       rn_mono_us(), b->n, b->source, b->have_usage ? "" :
 		       "; no runtime_usage: usage leaks not judged");
@@ -497,6 +514,7 @@ static void emit_options(struct rn_stream *s, const struct run_opts *o)
 	rn_stream_emit(s, "ENV opt_test=%s", o->test ? o->test : "");
 	rn_stream_emit(s, "ENV opt_allow_sleep=%d", o->allow_sleep);
 	rn_stream_emit(s, "ENV opt_allow_disk=%d", o->allow_disk);
+	rn_stream_emit(s, "ENV opt_resume_budget_ms=%d", o->resume_budget_ms);
 	rn_stream_emit(s, "ENV opt_timeout_s=%d", o->timeout_s);
 	for (i = 0; i < o->nenv; i++)
 		rn_stream_emit(s, "ENV %s", o->env[i]);
@@ -567,6 +585,14 @@ static void set_env(const struct run_opts *o)
 	else
 		unsetenv("DEVPM_ALLOW_DISK");
 	unsetenv("DEVPM_TEST_GLOB");
+	if (o->resume_budget_ms) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", o->resume_budget_ms);
+		setenv(DEVPM_RESUME_BUDGET_ENV, v, 1);
+	} else {
+		unsetenv(DEVPM_RESUME_BUDGET_ENV);
+	}
 	/* Only the hook this run checked, never one from outside. */
 	if (window_wanted(o))
 		setenv(DEVPM_ENV_HOOK_VAR, o->env_hook, 1);

@@ -17,6 +17,7 @@
 #include "core/path_trust.h"
 #include "core/sysfs.h"
 #include "state/journal.h"
+#include "trace/pm_print_times.h"
 #include "trace/sleep_trace.h"
 
 static int cache_path(const char *name, const char *ext, char *buf,
@@ -152,4 +153,41 @@ int devpm_sleep_cycle_cache_load(const char *name, struct devpm_sleep_cycle *c,
 	if (m)
 		*m = mm;
 	return 0;
+}
+
+void devpm_pm_prints_cache_save(const char *name,
+				const struct devpm_pm_prints *pr,
+				unsigned long lost)
+{
+	char p[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	FILE *f;
+	int bad;
+
+	if (cache_path(name, "prints", p, sizeof(p), dir, sizeof(dir)))
+		return;
+	f = cache_create(p);
+	if (!f)
+		return;
+	fprintf(f, "%lu\n", lost);
+	bad = devpm_pm_prints_save(pr, f);
+	if (fclose(f) || bad)
+		unlink(p);
+}
+
+int devpm_pm_prints_cache_load(const char *name, struct devpm_pm_prints *pr,
+			       unsigned long *lost)
+{
+	char p[DEVPM_PATH_MAX], dir[DEVPM_PATH_MAX];
+	FILE *f;
+	int r;
+
+	memset(pr, 0, sizeof(*pr));
+	if (cache_path(name, "prints", p, sizeof(p), dir, sizeof(dir)))
+		return -1;
+	f = cache_open(p);
+	if (!f)
+		return -1;
+	r = fscanf(f, "%lu\n", lost) == 1 ? devpm_pm_prints_load(f, pr) : -1;
+	fclose(f);
+	return r ? -1 : 0;
 }

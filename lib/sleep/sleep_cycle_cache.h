@@ -39,4 +39,16 @@ void devpm_sleep_cycle_cache_save(const char *name,
 int devpm_sleep_cycle_cache_load(const char *name, struct devpm_sleep_cycle *c,
 			   struct devpm_sleep_cycle_meta *m);
 
+/*
+ * The kernel's pm_print_times records of a cycle beside it (name.prints;
+ * pm_print_times.h), with the kernel log's lost records: save ignores
+ * errors, load 0 or -1 (pr zeroed).
+ */
+struct devpm_pm_prints;
+void devpm_pm_prints_cache_save(const char *name,
+				const struct devpm_pm_prints *pr,
+				unsigned long lost);
+int devpm_pm_prints_cache_load(const char *name, struct devpm_pm_prints *pr,
+			       unsigned long *lost);
+
 #endif

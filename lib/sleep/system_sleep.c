@@ -18,13 +18,18 @@
 #include "sleep/system_sleep.h"
 #include "core/clock.h"
 #include "core/safety.h"
+#include "core/note.h"
 #include "core/sysfs.h"
+#include "judge/sleep_verdict.h"
+#include "judge/verdict.h"
+#include "sleep/wakeup_source.h"
 #include "state/journal.h"
 #include "trace/least_time.h"
 #include "trace/sleep_trace.h"
 #include "trace/trace.h"
 
 #define POWER		"/sys/power"
+#define STATS		"/sys/power/suspend_stats/"
 
 struct stat_field {
 	const char *name;
@@ -100,19 +105,18 @@ static void on_alarm(int sig)
 	(void)sig;
 }
 
-int devpm_wakeup_count_read(unsigned long *count, int timeout_ms)
+/* One read of path bounded by timeout_ms: bytes read, or -errno. */
+static ssize_t read_bounded(const char *path, char *buf, size_t len,
+			    int timeout_ms)
 {
 	struct itimerval it = { 0 }, old_it;
 	struct sigaction sa = { 0 }, old_sa;
-	char path[DEVPM_PATH_MAX], buf[32], *end;
 	ssize_t n;
 	int fd, e;
 
-	if (devpm_real_path(path, sizeof(path), POWER "/wakeup_count") < 0)
-		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return devpm_fail(-errno, "%s: %s", path, strerror(errno));
+		return -errno;
 	/* The kernel waits interruptibly: a timer signal bounds it. */
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);
@@ -120,17 +124,53 @@ int devpm_wakeup_count_read(unsigned long *count, int timeout_ms)
 	it.it_value.tv_sec = timeout_ms / 1000;
 	it.it_value.tv_usec = (timeout_ms % 1000) * 1000;
 	setitimer(ITIMER_REAL, &it, &old_it);
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len);
 	e = errno;
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
 	sigaction(SIGALRM, &old_sa, NULL);
 	close(fd);
-	if (n < 0 && e == EINTR)
-		return devpm_fail(-ETIMEDOUT, "%s: still blocked after %d ms: a wakeup event is in progress",
-				  path, timeout_ms);
+	return n < 0 ? -e : n;
+}
+
+/*
+ * A read still blocked after this long looks at the sources: one held
+ * for good (wakeup_source.h) ends the wait at once, named.
+ */
+#define HELD_LOOK_MS	250
+
+int devpm_wakeup_count_read(unsigned long *count, int timeout_ms)
+{
+	char path[DEVPM_PATH_MAX], buf[32], why[1024], *end;
+	struct devpm_wakeup_source *ws;
+	int first = timeout_ms > HELD_LOOK_MS ? HELD_LOOK_MS : timeout_ms;
+	ssize_t n;
+	size_t nws;
+
+	if (devpm_real_path(path, sizeof(path), POWER "/wakeup_count") < 0)
+		return -ENAMETOOLONG;
+	/* A source this run found held: looked at before any wait. */
+	if (devpm_wakeup_held_known() &&
+	    devpm_wakeup_held_check(NULL, 0, why, sizeof(why)))
+		return devpm_fail(-EBUSY, "%s: blocked by %s", path, why);
+	n = read_bounded(path, buf, sizeof(buf) - 1, first);
+	if (n == -EINTR && devpm_wakeup_held_check(NULL, 0, why, sizeof(why)))
+		return devpm_fail(-EBUSY, "%s: blocked by %s", path, why);
+	if (n == -EINTR && timeout_ms > first)
+		n = read_bounded(path, buf, sizeof(buf) - 1,
+				 timeout_ms - first);
+	if (n == -EINTR) {
+		why[0] = '\0';
+		if (!devpm_wakeup_sources_read(&ws, &nws)) {
+			devpm_wakeup_sources_active(ws, nws, why,
+						    sizeof(why));
+			free(ws);
+		}
+		return devpm_fail(-ETIMEDOUT, "%s: still blocked after %d ms: a wakeup event is in progress (active: %s)",
+				  path, timeout_ms, why[0] ? why : "none");
+	}
 	if (n < 0)
-		return devpm_fail(-e, "%s: %s", path, strerror(e));
+		return devpm_fail((int)n, "%s: %s", path, strerror((int)-n));
 	buf[n] = '\0';
 	errno = 0;
 	*count = strtoul(buf, &end, 10);
@@ -140,12 +180,23 @@ int devpm_wakeup_count_read(unsigned long *count, int timeout_ms)
 	return 0;
 }
 
+/*
+ * The next cycle checks events: a source held active aborts it
+ * (drivers/base/power/wakeup.c: pm_wakeup_pending(), only with
+ * events_check_enabled, which a successful write sets and every suspend
+ * attempt clears: kernel/power/suspend.c enter_state()).
+ */
+static bool events_checked;
+
 int devpm_wakeup_count_write(unsigned long count)
 {
 	char v[32];
+	int r;
 
 	snprintf(v, sizeof(v), "%lu", count);
-	return devpm_write_str(POWER "/wakeup_count", v);
+	r = devpm_write_str(POWER "/wakeup_count", v);
+	events_checked = !r;
+	return r;
 }
 
 int devpm_wakeup_handshake(unsigned long *count, int timeout_ms)
@@ -185,8 +236,6 @@ bool devpm_sleep_failed(const struct devpm_sleep *r)
 {
 	return r->err || r->after.fail != r->before.fail;
 }
-
-#define STATS "/sys/power/suspend_stats/"
 
 int devpm_suspend_stats_read(struct devpm_suspend_stats *s)
 {
@@ -297,16 +346,94 @@ bool devpm_power_has(const char *kpath, const char *word)
 	return false;
 }
 
+/*
+ * The counters of a device's failing callback: each moves together with
+ * dpm_save_failed_dev() (drivers/base/power/main.c), so last_failed_dev
+ * is this cycle's when one of them did.  fail alone moves for a refusal
+ * no device made (a pm_test level s2idle refuses, a wakeup event), and
+ * failed_prepare without the device (dpm_prepare() saves none in 6.1).
+ */
+static const char *const dev_steps[] = {
+	"failed_suspend", "failed_suspend_late", "failed_suspend_noirq",
+	"failed_resume_noirq", "failed_resume_early", "failed_resume",
+};
+#define NSTEPS	(sizeof(dev_steps) / sizeof(dev_steps[0]))
+
+/* Their sum, -1 unreadable. */
+static long stats_dev_fails(void)
+{
+	char p[96];
+	long v, sum = 0;
+	size_t i;
+
+	for (i = 0; i < NSTEPS; i++) {
+		snprintf(p, sizeof(p), STATS "%s", dev_steps[i]);
+		if (devpm_read_long(p, &v))
+			return -1;
+		sum += v;
+	}
+	return sum;
+}
+
+/*
+ * What suspend_stats says of a device's failure in a cycle: only without
+ * the trace, which names every one (sleep_verdict.h).
+ */
+static void counted_of(long fails0, struct devpm_sleep_counted *k)
+{
+	long fails = fails0 < 0 ? -1 : stats_dev_fails();
+
+	memset(k, 0, sizeof(*k));
+	if (fails0 < 0 || fails <= fails0)
+		return;
+	k->failed = true;
+	devpm_read_str(STATS "last_failed_dev", k->dev, sizeof(k->dev));
+	devpm_read_str(STATS "last_failed_step", k->step, sizeof(k->step));
+	devpm_read_long(STATS "last_failed_errno", &k->err);
+}
+
+/*
+ * An aborted cycle no device refused: the sources active now (what held
+ * the system awake, or the event that aborted it), and a held one judged.
+ */
+static void name_active(int r)
+{
+	char buf[1024];
+	struct devpm_wakeup_source *ws;
+	size_t n;
+
+	if (devpm_wakeup_sources_read(&ws, &n))
+		return;
+	devpm_wakeup_sources_active(ws, n, buf, sizeof(buf));
+	devpm_note("sleep aborted (%s): wakeup sources active now: %s",
+		   strerror(-r), buf[0] ? buf : "none");
+	/* A held source aborts a cycle only when it checks events. */
+	if (events_checked)
+		devpm_wakeup_held_judge(ws, n, NULL, 0, buf, sizeof(buf));
+	free(ws);
+}
+
 int devpm_sleep_enter(const char *state)
 {
-	uint64_t t0 = devpm_now_us();
-	int r = devpm_write_str("/sys/power/state", state);
+	struct devpm_sleep_counted k;
+	struct devpm_sleep_mark m;
+	uint64_t t0;
+	long fails0 = devpm_verdict_sleep_watched() ? -1 : stats_dev_fails();
+	int r;
 
+	devpm_sleep_verdict_mark(&m);
+	t0 = devpm_now_us();
+	r = devpm_write_str("/sys/power/state", state);
 	/*
 	 * The write returns when the kernel has suspended and resumed the
 	 * devices (or given up): time the case cannot beat (least_time.h).
 	 */
 	devpm_least_time_add(t0, devpm_now_us() - t0);
+	counted_of(fails0, &k);
+	/* Each device of the machine that failed a callback, judged. */
+	if (!devpm_sleep_verdict_cycle(&m, r, &k, NULL, 0) && r == -EBUSY)
+		name_active(r);
+	events_checked = false;
 	return r;
 }
 

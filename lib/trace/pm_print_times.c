@@ -261,3 +261,99 @@ int devpm_pm_print_dev_agree(const struct devpm_sleep_cycle *c,
 	}
 	return !bad ? 0 : only_longer ? 2 : 1;
 }
+
+int devpm_pm_prints_save(const struct devpm_pm_prints *p, FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "unmatched\t%zu\n", p->unmatched);
+	for (i = 0; i < p->n; i++) {
+		const struct devpm_pm_print *r = &p->rec[i];
+
+		fprintf(f, "rec\t%d\t%d\t%llu\t%s\t%s\n", r->pid, r->err,
+			(unsigned long long)r->usecs, r->func, r->who);
+	}
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+int devpm_pm_prints_load(FILE *f, struct devpm_pm_prints *p)
+{
+	struct devpm_pm_print r, *np;
+	char line[512], *fl[6], *s;
+	int n;
+
+	memset(p, 0, sizeof(*p));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0, s = line; n < 6 && s; n++) {
+			fl[n] = s;
+			s = strchr(s, '\t');
+			if (s)
+				*s++ = '\0';
+		}
+		if (n == 2 && !strcmp(fl[0], "unmatched")) {
+			p->unmatched = strtoul(fl[1], NULL, 10);
+			continue;
+		}
+		if (n != 6 || strcmp(fl[0], "rec")) {
+			devpm_pm_prints_free(p);
+			return -EINVAL;
+		}
+		memset(&r, 0, sizeof(r));
+		r.pid = atoi(fl[1]);
+		r.err = atoi(fl[2]);
+		r.usecs = strtoull(fl[3], NULL, 10);
+		snprintf(r.func, sizeof(r.func), "%s", fl[4]);
+		snprintf(r.who, sizeof(r.who), "%s", fl[5]);
+		if (p->n == p->cap) {
+			p->cap = p->cap ? p->cap * 2 : 256;
+			np = realloc(p->rec, p->cap * sizeof(*np));
+			if (!np) {
+				devpm_pm_prints_free(p);
+				return -ENOMEM;
+			}
+			p->rec = np;
+		}
+		p->rec[p->n++] = r;
+	}
+	return 0;
+}
+
+int devpm_pm_prints_agree_all(const struct devpm_sleep_cycle *c,
+			      const struct devpm_pm_prints *pr, int *ndev,
+			      char *why, size_t len)
+{
+	char kern[512], w[512], seen[64][128];
+	int nseen = 0, bad = 0, longer = 0, j;
+	size_t i;
+
+	*ndev = 0;
+	why[0] = '\0';
+	for (i = 0; i < c->ncb; i++) {
+		const struct devpm_pm_cb *cb = &c->cb[i];
+		int r;
+
+		if (cb->phase == DEVPM_PH_PREPARE ||
+		    cb->phase == DEVPM_PH_COMPLETE)
+			continue;
+		for (j = 0; j < nseen && strcmp(seen[j], cb->dev); j++)
+			;
+		if (j < nseen)
+			continue;
+		if (nseen < 64)
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", cb->dev);
+		(*ndev)++;
+		r = devpm_pm_print_dev_agree(c, pr, cb->dev, kern, sizeof(kern),
+					     w, sizeof(w));
+		if (!r)
+			continue;
+		longer += r == 2;
+		if (!bad++)
+			snprintf(why, len, "%s (%s): %s", cb->dev,
+				 cb->driver[0] ? cb->driver : "no driver", w);
+	}
+	if (bad)
+		snprintf(why + strlen(why), len - strlen(why),
+			 "; %d of %d devices disagree", bad, *ndev);
+	return !bad ? 0 : longer == bad ? 2 : 1;
+}

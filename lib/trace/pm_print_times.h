@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "trace/sleep_trace.h"
 
 /* One callback as the kernel reported it. */
@@ -45,6 +46,13 @@ struct devpm_pm_prints {
 };
 void devpm_pm_prints_line(const char *line, void *prints);
 void devpm_pm_prints_free(struct devpm_pm_prints *p);
+/*
+ * As text and back (another case of the program reads the judging case's
+ * cycle): "unmatched N", then "rec pid err usecs func who" a line,
+ * tab-separated.  0, or -errno (-EINVAL on a bad line).
+ */
+int devpm_pm_prints_save(const struct devpm_pm_prints *p, FILE *f);
+int devpm_pm_prints_load(FILE *f, struct devpm_pm_prints *p);
 
 /*
  * Parse one line.  1: a "calling" line (who, func, pid set);
@@ -85,5 +93,14 @@ int devpm_pm_print_agree(uint64_t trace_us, uint64_t kernel_us, char *why,
 int devpm_pm_print_dev_agree(const struct devpm_sleep_cycle *c,
 			     const struct devpm_pm_prints *pr, const char *dev,
 			     char *kern, size_t klen, char *why, size_t len);
+
+/*
+ * devpm_pm_print_dev_agree() for every device of c with a timed callback:
+ * 0 all agree, 1 not (why names the first device), 2 not but only by the
+ * kernel's figures being the larger.  *ndev: the devices compared.
+ */
+int devpm_pm_prints_agree_all(const struct devpm_sleep_cycle *c,
+			      const struct devpm_pm_prints *pr, int *ndev,
+			      char *why, size_t len);
 
 #endif

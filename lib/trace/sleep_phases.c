@@ -4,8 +4,10 @@
  * (sleep_phases.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "trace/sleep_phases.h"
+#include "core/note.h"
 #include "trace/sleep_trace.h"
 
 uint64_t devpm_sleep_phase_us(const struct devpm_sleep_cycle *c,
@@ -48,4 +50,45 @@ void devpm_sleep_phases_seen(const struct devpm_sleep_cycle *c, char *buf,
 					 devpm_pm_phase_name(i));
 	if (!buf[0])
 		snprintf(buf, len, "none");
+}
+
+void devpm_sleep_phases_note(const char *what,
+			     const struct devpm_sleep_cycle *c,
+			     uint64_t wall_us, int ret)
+{
+	unsigned long long p[DEVPM_PH_NR];
+	int i;
+
+	for (i = 0; i < DEVPM_PH_NR; i++)
+		p[i] = devpm_sleep_phase_us(c, i);
+	devpm_note("%s: returned %s after %llu ms: suspend %llu us (prepare %llu, suspend %llu, late %llu, noirq %llu), resume %llu us (noirq %llu, early %llu, resume %llu, complete %llu); %zu callbacks",
+		   what, ret ? strerror(-ret) : "0",
+		   (unsigned long long)wall_us / 1000,
+		   (unsigned long long)devpm_sleep_side_us(c, true),
+		   p[DEVPM_PH_PREPARE], p[DEVPM_PH_SUSPEND],
+		   p[DEVPM_PH_SUSPEND_LATE], p[DEVPM_PH_SUSPEND_NOIRQ],
+		   (unsigned long long)devpm_sleep_side_us(c, false),
+		   p[DEVPM_PH_RESUME_NOIRQ], p[DEVPM_PH_RESUME_EARLY],
+		   p[DEVPM_PH_RESUME], p[DEVPM_PH_COMPLETE], c->ncb);
+}
+
+void devpm_sleep_phases_metrics(const struct devpm_sleep_cycle *c,
+				uint64_t wall_us)
+{
+	char key[48];
+	int i;
+
+	/* Each side's total; "suspend_us" and "resume_us" are phases'. */
+	devpm_metric("-", "suspend_total_us", devpm_sleep_side_us(c, true));
+	devpm_metric("-", "resume_total_us", devpm_sleep_side_us(c, false));
+	for (i = 0; i < DEVPM_PH_NR; i++) {
+		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(i));
+		devpm_metric("-", key, devpm_sleep_phase_us(c, i));
+	}
+	devpm_metric("-", "cycle_ms", wall_us / 1000.0);
+	/* The mini-summit's other claim: resume is slower than suspend. */
+	if (devpm_sleep_side_us(c, true))
+		devpm_metric("-", "resume_over_suspend",
+			     (double)devpm_sleep_side_us(c, false) /
+			     devpm_sleep_side_us(c, true));
 }

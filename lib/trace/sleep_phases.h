@@ -29,4 +29,19 @@ uint64_t devpm_sleep_side_us(const struct devpm_sleep_cycle *c,
 void devpm_sleep_phases_seen(const struct devpm_sleep_cycle *c, char *buf,
 			     size_t len);
 
+/*
+ * A cycle's figures on one "# " line: "<what>: returned <err> after N ms:
+ * suspend N us (prepare .., suspend .., late .., noirq ..), resume ...;
+ * N callbacks".
+ */
+void devpm_sleep_phases_note(const char *what,
+			     const struct devpm_sleep_cycle *c,
+			     uint64_t wall_us, int ret);
+/*
+ * Its machine-wide metrics (device "-"): suspend_us, resume_us, <phase>_us,
+ * cycle_ms and resume_over_suspend.
+ */
+void devpm_sleep_phases_metrics(const struct devpm_sleep_cycle *c,
+				uint64_t wall_us);
+
 #endif

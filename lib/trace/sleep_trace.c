@@ -157,7 +157,7 @@ static bool known_dev(const char *name)
  * space the first split whose <dev> is a device in sysfs wins, else the
  * last space (driver names with spaces are the commoner kind).
  */
-static int split_head(const char *s, size_t n, struct devpm_pm_cb *cb)
+int devpm_sleep_split_head(const char *s, size_t n, struct devpm_pm_cb *cb)
 {
 	const char *sp = memchr(s, ' ', n), *last = NULL, *q;
 	char dev[sizeof(cb->dev)];
@@ -184,7 +184,7 @@ static int split_head(const char *s, size_t n, struct devpm_pm_cb *cb)
 }
 
 /* "dpm_suspend_late[2] begin" -> phase, begin; -EINVAL other actions. */
-static int parse_phase(const char *raw, int *phase, bool *begin)
+int devpm_sleep_phase_event(const char *raw, int *phase, bool *begin)
 {
 	static const char *const actions[DEVPM_PH_NR] = {
 		"dpm_prepare", "dpm_suspend", "dpm_suspend_late",
@@ -241,7 +241,7 @@ static void end_cb(struct devpm_sleep_cycle *c, const struct devpm_event *e)
 
 	while (err && strstr(err + 1, ", err="))
 		err = strstr(err + 1, ", err=");
-	if (!err || split_head(e->raw, err - e->raw, &head))
+	if (!err || devpm_sleep_split_head(e->raw, err - e->raw, &head))
 		return;
 	for (i = c->ncb; i-- > 0;) {
 		struct devpm_pm_cb *cb = &c->cb[i];
@@ -296,6 +296,17 @@ static uint64_t held_us(const struct devpm_event *ev, size_t n,
 	return 0;
 }
 
+/* "<parent>, <ops>[<verb>]" -> parent (the ops and verb end it). */
+static void parent_of(const char *s, char *buf, size_t len)
+{
+	const char *end = strrchr(s, '[');
+	const char *q, *comma = NULL;
+
+	for (q = s; end && (q = strstr(q, ", ")) && q < end; q += 2)
+		comma = q;
+	copy_n(buf, len, s, comma ? (size_t)(comma - s) : strlen(s));
+}
+
 int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 			    struct devpm_sleep_cycle *c)
 {
@@ -314,7 +325,7 @@ int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 			if (!c->first_us)
 				c->first_us = e->ts_us;
 			c->last_us = e->ts_us;
-			if (parse_phase(e->raw, &ph, &begin))
+			if (devpm_sleep_phase_event(e->raw, &ph, &begin))
 				continue;
 			if (begin && !c->phase[ph].begin_us)
 				c->phase[ph].begin_us = e->ts_us;
@@ -326,8 +337,10 @@ int devpm_sleep_cycle_parse(const struct devpm_event *ev, size_t n,
 			if (open < 0 || !par)
 				continue;
 			memset(&cb, 0, sizeof(cb));
-			if (split_head(e->raw, par - e->raw, &cb))
+			if (devpm_sleep_split_head(e->raw, par - e->raw, &cb))
 				continue;
+			parent_of(par + strlen(", parent: "), cb.parent,
+				  sizeof(cb.parent));
 			cb.phase = open;
 			cb.pid = e->pid;
 			cb.start_us = e->ts_us;
@@ -509,7 +522,10 @@ void devpm_sleep_timeline_print(const struct devpm_sleep_cycle *c,
  * spaces, never tabs):
  *	span	<first_us>	<last_us>
  *	phase	<phase>	<begin_us>	<end_us>
- *	cb	<phase>	<pid>	<start_us>	<end_us>	<err>	<driver>	<dev>
+ *	cb	<phase>	<pid>	<start_us>	<end_us>	<err>	<held_us>	<parent>
+ *		<driver>	<dev>
+ * ("-": no parent seen; a record of nine fields, without the parent, is
+ * read too).
  */
 int devpm_sleep_cycle_save(const struct devpm_sleep_cycle *c, FILE *f)
 {
@@ -525,11 +541,12 @@ int devpm_sleep_cycle_save(const struct devpm_sleep_cycle *c, FILE *f)
 	for (i = 0; i < c->ncb; i++) {
 		const struct devpm_pm_cb *cb = &c->cb[i];
 
-		fprintf(f, "cb\t%s\t%d\t%llu\t%llu\t%d\t%llu\t%s\t%s\n",
+		fprintf(f, "cb\t%s\t%d\t%llu\t%llu\t%d\t%llu\t%s\t%s\t%s\n",
 			devpm_pm_phase_name(cb->phase), cb->pid,
 			(unsigned long long)cb->start_us,
 			(unsigned long long)cb->end_us, cb->err,
-			(unsigned long long)cb->held_us, cb->driver, cb->dev);
+			(unsigned long long)cb->held_us,
+			cb->parent[0] ? cb->parent : "-", cb->driver, cb->dev);
 	}
 	return fflush(f) || ferror(f) ?
 	       devpm_fail(EIO, "writing a cycle: %s", strerror(errno)) : 0;
@@ -552,7 +569,7 @@ static int fields(char *s, char **f, int max)
 
 int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 {
-	char line[512], *fl[9];
+	char line[768], *fl[10];
 	struct devpm_pm_cb cb;
 	size_t cap = 0;
 	int n, ph, lineno = 0, r;
@@ -561,7 +578,7 @@ int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
-		n = fields(line, fl, 9);
+		n = fields(line, fl, 10);
 		if (n == 3 && !strcmp(fl[0], "span")) {
 			c->first_us = strtoull(fl[1], NULL, 10);
 			c->last_us = strtoull(fl[2], NULL, 10);
@@ -573,7 +590,7 @@ int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 			c->phase[ph].end_us = strtoull(fl[3], NULL, 10);
 			continue;
 		}
-		if (n != 9 || strcmp(fl[0], "cb") || ph < 0) {
+		if ((n != 9 && n != 10) || strcmp(fl[0], "cb") || ph < 0) {
 			devpm_sleep_cycle_free(c);
 			return devpm_fail(EINVAL, "cycle record %d invalid",
 					  lineno);
@@ -585,8 +602,10 @@ int devpm_sleep_cycle_load(FILE *f, struct devpm_sleep_cycle *c)
 		cb.end_us = strtoull(fl[4], NULL, 10);
 		cb.err = atoi(fl[5]);
 		cb.held_us = strtoull(fl[6], NULL, 10);
-		snprintf(cb.driver, sizeof(cb.driver), "%s", fl[7]);
-		snprintf(cb.dev, sizeof(cb.dev), "%s", fl[8]);
+		if (n == 10 && strcmp(fl[7], "-"))
+			snprintf(cb.parent, sizeof(cb.parent), "%s", fl[7]);
+		snprintf(cb.driver, sizeof(cb.driver), "%s", fl[n - 2]);
+		snprintf(cb.dev, sizeof(cb.dev), "%s", fl[n - 1]);
 		if (!cb.end_us)
 			c->unended++;
 		r = push_cb(c, &cap, &cb);

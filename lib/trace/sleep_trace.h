@@ -53,6 +53,7 @@ struct devpm_pm_cb {
 	enum devpm_pm_phase phase;
 	char dev[128];
 	char driver[64];	/* dev_driver_string(): "" when none */
+	char parent[128];	/* the trace's "parent:", "none" at the top */
 	int pid;		/* lane: the task that ran it */
 	uint64_t start_us;	/* trace clock (mono), µs */
 	uint64_t end_us;	/* 0: no end event seen */
@@ -96,6 +97,16 @@ struct devpm_trace *devpm_sleep_trace_start_glob(const char *glob);
  * on without them: held_us stays 0).
  */
 int devpm_sleep_trace_add_sched(struct devpm_trace *t);
+
+/*
+ * The pieces of the callback events, for a reader of its own
+ * (sleep_fault.h): "<driver> <dev>" of length n into cb->driver and
+ * cb->dev (either may hold spaces: the split whose device is in sysfs
+ * wins), 0 or -EINVAL; "dpm_suspend_late[2] begin" into the phase and
+ * begin, 0 or -EINVAL for another action.
+ */
+int devpm_sleep_split_head(const char *s, size_t n, struct devpm_pm_cb *cb);
+int devpm_sleep_phase_event(const char *raw, int *phase, bool *begin);
 
 /*
  * The callbacks and phases among events (oldest first).  Events outside

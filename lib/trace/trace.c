@@ -591,6 +591,19 @@ static struct devpm_trace *kept_new(const char *suffix)
 	return t;
 }
 
+/* "system:event" or "system:event if <filter>" into the kept t. */
+static int keep_event(struct devpm_trace *t, const char *spec)
+{
+	const char *cond = strstr(spec, " if ");
+	char ev[96];
+
+	if (!cond)
+		return devpm_trace_add_event(t, spec, NULL);
+	if (devpm_fmt(ev, sizeof(ev), "%.*s", (int)(cond - spec), spec))
+		return -EINVAL;
+	return devpm_trace_add_event(t, ev, cond + strlen(" if "));
+}
+
 struct devpm_trace *devpm_trace_keep(const char *suffix,
 				     const char *const *events)
 {
@@ -630,9 +643,13 @@ struct devpm_trace *devpm_trace_keep(const char *suffix,
 	if (!r)
 		r = buffer_size(t->dir);
 	for (i = 0; !r && events[i]; i++) {
-		r = devpm_trace_add_event(t, events[i], NULL);
-		if (r == -ENOENT)
-			r = 0;	/* a driver's events, without the driver */
+		r = keep_event(t, events[i]);
+		/*
+		 * A driver's events, without the driver; a filter this
+		 * kernel's event has no field for: left out, not the rest.
+		 */
+		if (r == -ENOENT || (r == -EINVAL && strstr(events[i], " if ")))
+			r = 0;
 	}
 	if (!r)
 		r = devpm_tracefs_write(t->dir, "tracing_on", "1");

@@ -98,7 +98,8 @@ void devpm_trace_pool_end(void);
 /*
  * In the runner, after devpm_trace_pool_share(): an instance it keeps for
  * all its programs, devpm-<runner>-k<suffix>, with events ("system:event",
- * NULL-terminated; those the kernel lacks are left out) of every device,
+ * or "system:event if <filter>"; NULL-terminated; those the kernel lacks
+ * are left out) of every device,
  * on from now until devpm_trace_pool_end() removes it.  A program reads it
  * with devpm_trace_attach(suffix), which changes nothing in it: turning a
  * tracepoint on or off patches kernel text, ~0.1 s a program under TCG.

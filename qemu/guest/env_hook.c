@@ -30,6 +30,7 @@
 
 #include "core/sysfs.h"
 #include "state/journal.h"
+#include "lpc_pm.h"
 #include "set_aside.h"
 #include "xhci.h"
 
@@ -78,6 +79,12 @@ static int window(void)
 
 	if (devpm_journal_attach())
 		return printf("FAILED journal: %s\n", devpm_error()), 1;
+	/* An S3 cycle before the window took the ACPI PM block: back. */
+	r = lpc_pm_restore();
+	if (r)
+		printf("NOTE %s\n", r > 0 ?
+		       "the ICH9 LPC's ACPI PM block written back after QEMU's S3 wake reset it (qemu/guest/lpc_pm.h)" :
+		       devpm_error());
 	r = set_aside_begin(&q, drivers);
 	if (q.kept[0])
 		printf("NOTE kept bound: %s\n", q.kept);

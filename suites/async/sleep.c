@@ -2,9 +2,11 @@
 /*
  * sleep.c - system suspend/resume: asynchronous callbacks and their
  * order on mock devices with known delays (devpm_mock,
- * docs/fixtures.md), a real s2idle cycle of the machine's own devices
- * checked against the kernel's pm_print_times figures, and every pm_test
- * level.
+ * docs/fixtures.md); the machine's own devices through a real s2idle
+ * and S3 cycle, judged one by one (real_device_timing, the case that owns
+ * their system sleep: lib/judge/sleep_verdict.h, lib/sleep/sleep_devices.h);
+ * the trace's times against the kernel's pm_print_times figures; and
+ * every pm_test level.
  *
  * One bench of mock devices serves the mock cases: independent devices
  * for the speed-up, parent/child trees, a device link, synchronous
@@ -41,8 +43,10 @@
 #include "mock/async_bench.h"
 #include "sleep/platform_wake.h"
 #include "sleep/pm_test_cycle.h"
+#include "sleep/sleep_devices.h"
 #include "sleep/sleep_cycle_cache.h"
 #include "sleep/system_sleep.h"
+#include "sleep/wakeup_source.h"
 #include "trace/pm_print_times.h"
 #include "trace/sleep_phases.h"
 #include "trace/sleep_trace.h"
@@ -116,9 +120,8 @@ struct cycles {
 	struct devpm_sleep_cycle on, off;	/* pm_async 1 and 0 */
 	struct devpm_sleep_cycle c;		/* the platform cases' */
 	struct devpm_pm_prints pr;
-	struct devpm_sleep_cycle c2;	/* real_device_timing's repeat */
+	struct devpm_sleep_cycle c2;	/* the S3 cycle, the repeat */
 	struct devpm_pm_prints pr2;
-	bool repeated;			/* c2 and pr2 hold a real cycle */
 	char why[512];
 };
 
@@ -138,7 +141,6 @@ FIXTURE_SETUP(sleep)
 	memset(&self->cy.pr, 0, sizeof(self->cy.pr));
 	memset(&self->cy.c2, 0, sizeof(self->cy.c2));
 	memset(&self->cy.pr2, 0, sizeof(self->cy.pr2));
-	self->cy.repeated = false;
 	self->cy.why[0] = '\0';
 }
 
@@ -154,18 +156,6 @@ FIXTURE_TEARDOWN(sleep)
 	devpm_trace_stop(self->cy.t);
 	devpm_case_teardown(self->mark);
 }
-
-
-
-
-
-
-
-
-
-
-
-
 
 /*
  * Both bench cycles, from this run's cache or run here.  0, 1 (skip:
@@ -512,44 +502,6 @@ TEST_F(sleep, async_attribute_forces_sync)
 #undef S
 #undef R
 
-/*
- * A delay or budget that is negative or absurd is refused, with one line
- * that names it (lib/mock/mock.c, the module's store functions).  0 when all
- * four are, else 1 with why.
- */
-static int bad_input(char *why, size_t len)
-{
-	static const struct {
-		long delay;		/* -1: set the budget to text */
-		const char *text;
-	} in[] = {
-		{ -1000, NULL }, { 20000000, NULL },
-		{ -1, "-5" }, { -1, "99999999999" },
-	};
-	size_t i;
-	int r;
-
-	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
-		if (in[i].text)
-			r = devpm_mock_set(BAD_ID, "resume_budget_us",
-					   in[i].text);
-		else
-			r = devpm_mock_set_cb(BAD_ID, DEVPM_MOCK_RESUME,
-					      in[i].delay, 0);
-		if (!r || strchr(devpm_error(), '\n') || !devpm_error()[0]) {
-			snprintf(why, len, "%s %ld%s%s: %s", in[i].text ?
-				 "resume_budget_us" : "resume delay",
-				 in[i].delay, in[i].text ? " text " : "",
-				 in[i].text ? in[i].text : "",
-				 r ? "refused without one clear line" :
-				 "accepted");
-			return 1;
-		}
-		devpm_note("refused as it should: %s", devpm_error());
-	}
-	return 0;
-}
-
 /* The bad input goes to a device of its own, outside the bench. */
 static void bad_input_one(struct devpm_block *b, void *arg)
 {
@@ -559,7 +511,7 @@ static void bad_input_one(struct devpm_block *b, void *arg)
 	if (devpm_mock_load(false, why, sizeof(why)) ||
 	    devpm_mock_create(BAD_ID, NULL))
 		devpm_block_abort(b, "%s %s", why, devpm_error());
-	if (bad_input(why, sizeof(why)))
+	if (devpm_async_bench_bad_input(BAD_ID, why, sizeof(why)))
 		devpm_block_abort(b, "%s", why);
 }
 
@@ -641,311 +593,166 @@ TEST_F(sleep, callback_timing_matches)
 	DEVPM_SUBTEST_END(&sub);
 }
 
-/* One device's callbacks in a cycle. */
-struct devtime {
-	const char *dev, *driver;
-	uint64_t us[DEVPM_PH_NR];
-	uint64_t total;
-	bool timed;		/* has a callback outside prepare/complete */
-};
-
-static size_t collect(const struct devpm_sleep_cycle *c, struct devtime *d,
-		      size_t max)
-{
-	size_t i, j, n = 0;
-
-	for (i = 0; i < c->ncb; i++) {
-		const struct devpm_pm_cb *cb = &c->cb[i];
-
-		for (j = 0; j < n; j++)
-			if (!strcmp(d[j].dev, cb->dev))
-				break;
-		if (j == n) {
-			if (n == max)
-				continue;
-			memset(&d[n], 0, sizeof(d[n]));
-			d[n].dev = cb->dev;
-			d[n].driver = cb->driver;
-			n++;
-		}
-		d[j].us[cb->phase] += devpm_pm_cb_dur(cb);
-		d[j].total += devpm_pm_cb_dur(cb);
-		if (cb->phase != DEVPM_PH_PREPARE &&
-		    cb->phase != DEVPM_PH_COMPLETE)
-			d[j].timed = true;
-	}
-	return n;
-}
-
-static int by_total(const void *a, const void *b)
-{
-	const struct devtime *x = a, *y = b;
-
-	return x->total < y->total ? 1 : x->total > y->total ? -1 : 0;
-}
-
-/* "suspend=12 suspend_late=3 ..." of the phases with a callback. */
-static void phase_list(const struct devtime *d, char *buf, size_t len)
-{
-	size_t used = 0;
-	int ph;
-
-	buf[0] = '\0';
-	for (ph = 0; ph < DEVPM_PH_NR && used < len; ph++)
-		if (d->us[ph])
-			used += snprintf(buf + used, len - used, "%s%s=%llu",
-					 used ? " " : "",
-					 devpm_pm_phase_name(ph),
-					 (unsigned long long)d->us[ph]);
-}
-
-/* Has dev a traced callback outside prepare/complete in c? */
-static bool has_timed(const struct devpm_sleep_cycle *c, const char *dev)
-{
-	size_t i;
-
-	for (i = 0; i < c->ncb; i++)
-		if (!strcmp(c->cb[i].dev, dev) &&
-		    c->cb[i].phase != DEVPM_PH_PREPARE &&
-		    c->cb[i].phase != DEVPM_PH_COMPLETE)
-			return true;
-	return false;
-}
+/*
+ * The cycles real_device_timing makes: s2idle, and S3 where the machine
+ * has deep mem_sleep.  Its TIMELINE cycle names are these.
+ */
+#define REAL_S2IDLE	"real_device_timing.1"
+#define REAL_S3		"real_device_timing.S3"
 
 /*
- * real_device_timing's second real cycle, into c2 and pr2, made only
- * when a device disagreed by the kernel's figure alone.  0 or -1 (why).
+ * The S3 cycle, into c2, after the s2idle one: 0 made, 1 none (why).
+ * Every real device bound, as in the s2idle cycle.
  */
-static int repeat_cycle(struct cycles *self, char *why,
-			size_t len)
+static int s3_cycle(struct cycles *self, char *why, size_t len)
 {
 	uint64_t wall;
-	int ret;
+	int ret, r;
 
-	if (devpm_platform_wake_arm("freeze", why, len))
-		return -1;
-	if (devpm_sleep_traced(self->t, "freeze", &ret, &wall, &self->c2)) {
-		snprintf(why, len, "%s", devpm_error());
-		return -1;
-	}
-	if (ret) {
-		snprintf(why, len, "s2idle: %s", strerror(-ret));
-		return -1;
-	}
-	if (devpm_kmsg_drain(self->k, devpm_pm_prints_line, &self->pr2) < 0) {
-		snprintf(why, len, "kmsg: %s", devpm_error());
-		return -1;
-	}
-	devpm_note("repeat cycle %llu ms: %zu callbacks, %zu kernel records",
-		   (unsigned long long)wall / 1000, self->c2.ncb,
-		   self->pr2.n);
-	self->repeated = true;
+	r = devpm_sleep_devices_cycle(self->t, "mem", &self->c2, &ret, &wall,
+				      why, len);
+	if (r)
+		return r;
+	devpm_sleep_phases_note("S3 (mem, deep)", &self->c2, wall, ret);
+	devpm_metric("-", "s3_cycle_ms", wall / 1000.0);
+	devpm_sleep_timeline_print(&self->c2, REAL_S3);
 	return 0;
 }
 
-/* The figures of sleep_phases.h as a note prints them. */
-static unsigned long long ph_us(const struct devpm_sleep_cycle *c,
-				enum devpm_pm_phase ph)
-{
-	return devpm_sleep_phase_us(c, ph);
-}
-
-static unsigned long long side_us(const struct devpm_sleep_cycle *c,
-				  bool suspend)
-{
-	return devpm_sleep_side_us(c, suspend);
-}
-
-struct agree_ctx {
-	struct cycles *self;
-	const struct devtime *d;
-};
-
-/* One device of the real cycle: its traced callbacks against the kernel's. */
-static void agree_one(struct devpm_block *b, void *arg)
-{
-	const struct agree_ctx *x = arg;
-	struct cycles *self = x->self;
-	const struct devtime *d = x->d;
-	char list[512], kern[512], why[512];
-	int ph, r;
-
-	phase_list(d, list, sizeof(list));
-	r = devpm_pm_print_dev_agree(&self->c, &self->pr, d->dev, kern,
-				     sizeof(kern), why, sizeof(why));
-	devpm_note("%s (%s): trace %s; kernel %s", d->dev,
-		   d->driver[0] ? d->driver : "-", list,
-		   kern[0] ? kern : "none");
-	for (ph = 0; ph < DEVPM_PH_NR; ph++) {
-		char key[48];
-
-		if (!d->us[ph])
-			continue;
-		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(ph));
-		devpm_metric(d->dev, key, d->us[ph]);
-	}
-	if (!r)
-		return;
-	/*
-	 * The kernel's figure alone larger: its window (calltime before
-	 * trace_device_pm_callback_start, rettime after _end, in
-	 * drivers/base/power/main.c dpm_run_callback()) was interrupted
-	 * outside the callback, by the guest or by the host stalling the
-	 * vCPU (ata17: trace 38 us, kernel 1515 us in one CI run).  Such a
-	 * gap does not come back for the same callback: the device fails
-	 * only when the repeat cycle disagrees too.
-	 */
-	if (r == 2 && self->repeated && has_timed(&self->c2, d->dev)) {
-		char why2[512];
-
-		r = devpm_pm_print_dev_agree(&self->c2, &self->pr2, d->dev,
-					     kern, sizeof(kern), why2,
-					     sizeof(why2));
-		if (!r) {
-			devpm_note("%s: cycle 1: %s; the repeat cycle agrees (kernel %s)",
-				   d->dev, why, kern);
-			return;
-		}
-		snprintf(why + strlen(why), sizeof(why) - strlen(why),
-			 "; repeat cycle: %s", why2);
-	}
-	/*
-	 * Records overwritten before they were read (a ring too small for
-	 * ~2 lines per callback) make the kernel's side incomplete: no
-	 * verdict then, for a device that disagrees.
-	 */
-	if (devpm_kmsg_lost(self->k))
-		devpm_block_skip(b, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
-			       devpm_kmsg_lost(self->k));
-	devpm_block_abort(b, "%s (%s)", why,
-			d->driver[0] ? d->driver : "no driver");
-}
-
+/*
+ * The machine's own devices through real system sleep, every one bound
+ * (no environment's set-aside): the case that judges them
+ * (judge/sleep_verdict.h, DEVPM_SLEEP_JUDGE).  One line per device with a
+ * callback outside prepare/complete (lib/sleep/sleep_devices.h): no
+ * callback error, parent and supplier order kept, the resume budget;
+ * its µs per phase as metrics; the five slowest on "# " lines.  A wakeup
+ * source held before the cycles fails its device here.  The s2idle
+ * cycle is saved for pm_test_levels and pm_print_times_agree.
+ */
 TEST_F(sleep, real_device_timing)
 {
-	struct devpm_suspend_stats before, after;
-	struct devtime *d;
-	struct devpm_subtest sub;
-	char list[512], why[512];
-	uint64_t wall;
-	size_t i, n;
 	struct devpm_sleep_cycle_meta m = { .level = "none", .state = "freeze",
-				.name = "real_device_timing.1" };
+					    .name = REAL_S2IDLE };
+	struct devpm_suspend_stats before, after;
+	struct devpm_sleep_judged cy[2] = {
+		{ &self->cy.c, "s2idle", "" }, { NULL, "S3", "s3_" },
+	};
+	char why[512], held[768], held_dev[128] = "";
+	struct devpm_sleep_dev *d;
+	struct devpm_subtest sub;
+	uint64_t wall;
+	size_t n;
 	int ret, r;
 
-	if (!devpm_power_has("/sys/power/state", "freeze"))
-		SKIP(return, "no s2idle: /sys/power/state has no 'freeze'");
-	if (devpm_platform_wake_setup(why, sizeof(why)))
-		SKIP(return, "%s", why);
+	devpm_sleep_verdict_own();
 	self->cy.t = devpm_sleep_trace_start(NULL);
 	if (!self->cy.t)
 		SKIP(return, "needs the power trace events: %s",
 		     devpm_error());
-	/* A real sleep: no pm_test level. */
-	if (devpm_exists("/sys/power/pm_test"))
-		ASSERT_EQ(0, devpm_pm_test_set("none"))
-			TH_LOG("%s", devpm_error());
+	/* The kernel's own figures, for pm_print_times_agree. */
 	ASSERT_EQ(0, devpm_knob_write("/sys/power/pm_print_times", "1"))
 		TH_LOG("%s", devpm_error());
 	self->cy.k = devpm_kmsg_open();
 	ASSERT_NE(NULL, self->cy.k) TH_LOG("%s", devpm_error());
+	/*
+	 * Without the wakeup_count handshake an active source does not stop
+	 * the cycle (drivers/base/power/wakeup.c: pm_wakeup_pending()), but
+	 * every sleep manager that uses it waits for good.
+	 */
+	devpm_wakeup_held_check_wait(held_dev, sizeof(held_dev), held,
+				     sizeof(held));
 	ASSERT_EQ(0, devpm_suspend_stats_read(&before))
 		TH_LOG("%s", devpm_error());
-	ASSERT_EQ(0, devpm_platform_wake_arm("freeze", why, sizeof(why)))
-		TH_LOG("%s", why);
-	r = devpm_sleep_traced(self->cy.t, "freeze", &ret, &wall, &self->cy.c);
+	r = devpm_sleep_devices_cycle(self->cy.t, "freeze", &self->cy.c, &ret,
+				      &wall, why, sizeof(why));
+	if (r > 0)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, r) TH_LOG("%s", why);
 	if (devpm_suspend_stats_read(&after))
 		after.success = -1;
-	/* pm_test_levels counts it for "none". */
 	m.ret = ret;
 	m.success_before = before.success;
 	m.success_after = after.success;
 	m.wall_us = wall;
-	if (!r)
-		devpm_sleep_cycle_cache_save("real", &self->cy.c, &m);
-	ASSERT_EQ(0, ret) TH_LOG("s2idle: %s", strerror(-ret));
-	ASSERT_EQ(0, r) TH_LOG("%s", devpm_error());
-	ASSERT_EQ(before.success + 1, after.success)
-		TH_LOG("suspend_stats/success %ld -> %ld: no sleep counted",
-		       before.success, after.success);
-	ASSERT_LE(0, devpm_kmsg_drain(self->cy.k, devpm_pm_prints_line,
-				      &self->cy.pr));
-	devpm_sleep_timeline_print(&self->cy.c, "real_device_timing.1");
-
-	d = calloc(self->cy.c.ncb, sizeof(*d));
-	ASSERT_NE(NULL, d);
-	n = collect(&self->cy.c, d, self->cy.c.ncb);
-	devpm_note("cycle %llu ms: suspend %llu us (prepare %llu, suspend %llu, late %llu, noirq %llu), resume %llu us (noirq %llu, early %llu, resume %llu, complete %llu); %zu callbacks, %zu kernel records",
-		   (unsigned long long)wall / 1000,
-		   side_us(&self->cy.c, true),
-		   ph_us(&self->cy.c, DEVPM_PH_PREPARE),
-		   ph_us(&self->cy.c, DEVPM_PH_SUSPEND),
-		   ph_us(&self->cy.c, DEVPM_PH_SUSPEND_LATE),
-		   ph_us(&self->cy.c, DEVPM_PH_SUSPEND_NOIRQ),
-		   side_us(&self->cy.c, false),
-		   ph_us(&self->cy.c, DEVPM_PH_RESUME_NOIRQ),
-		   ph_us(&self->cy.c, DEVPM_PH_RESUME_EARLY),
-		   ph_us(&self->cy.c, DEVPM_PH_RESUME),
-		   ph_us(&self->cy.c, DEVPM_PH_COMPLETE),
-		   self->cy.c.ncb, self->cy.pr.n);
-	if (devpm_kmsg_lost(self->cy.k))
-		devpm_note("the kernel log overwrote records before they were read (%lu gaps)",
-			   devpm_kmsg_lost(self->cy.k));
-	/* Each side's total; "suspend_us" and "resume_us" are phases'. */
-	devpm_metric("-", "suspend_total_us",
-		     devpm_sleep_side_us(&self->cy.c, true));
-	devpm_metric("-", "resume_total_us",
-		     devpm_sleep_side_us(&self->cy.c, false));
-	for (i = 0; i < DEVPM_PH_NR; i++) {
-		char key[48];
-
-		snprintf(key, sizeof(key), "%s_us", devpm_pm_phase_name(i));
-		devpm_metric("-", key, devpm_sleep_phase_us(&self->cy.c, i));
-	}
-	devpm_metric("-", "cycle_ms", wall / 1000.0);
-	/* The mini-summit's other claim: resume is slower than suspend. */
-	if (devpm_sleep_side_us(&self->cy.c, true))
-		devpm_metric("-", "resume_over_suspend",
-			     (double)devpm_sleep_side_us(&self->cy.c, false) /
-			     devpm_sleep_side_us(&self->cy.c, true));
-
-	/* A disagreement by the kernel's figure alone gets a repeat cycle. */
-	for (i = 0; i < n; i++) {
-		char kern[512];
-
-		if (d[i].timed &&
-		    devpm_pm_print_dev_agree(&self->cy.c, &self->cy.pr, d[i].dev,
-					     kern, sizeof(kern), why,
-					     sizeof(why)) == 2)
-			break;
-	}
-	if (i < n) {
-		devpm_note("%s: the kernel's figure alone is larger: a repeat cycle decides",
-			   d[i].dev);
-		if (repeat_cycle(&self->cy, why, sizeof(why)))
-			devpm_note("repeat cycle not made: %s", why);
-	}
+	devpm_sleep_cycle_cache_save("real", &self->cy.c, &m);
+	if (devpm_kmsg_drain(self->cy.k, devpm_pm_prints_line,
+			     &self->cy.pr) >= 0)
+		devpm_pm_prints_cache_save("real", &self->cy.pr,
+					   devpm_kmsg_lost(self->cy.k));
+	devpm_sleep_record(self->cy.t, "s2idle", "devpm_mock");
+	devpm_sleep_phases_note("s2idle", &self->cy.c, wall, ret);
+	devpm_sleep_phases_metrics(&self->cy.c, wall);
+	devpm_sleep_timeline_print(&self->cy.c, REAL_S2IDLE);
+	if (!s3_cycle(&self->cy, why, sizeof(why)))
+		cy[1].c = &self->cy.c2;
+	else
+		devpm_note("no S3 cycle: %s", why);
 
 	devpm_subtest_begin(&sub, "real_device_timing");
-	for (i = 0; i < n; i++) {
-		struct agree_ctx x = { &self->cy, &d[i] };
-
-		/* prepare/complete only: no record */
-		if (d[i].timed)
-			devpm_block_run(&sub, d[i].dev, agree_one, &x);
+	devpm_sleep_devices_judge(&sub, cy, cy[1].c ? 2 : 1,
+				  devpm_resume_budget_us(), held_dev, held);
+	if (!devpm_sleep_devs(&self->cy.c, &d, &n)) {
+		devpm_sleep_devs_slowest(&self->cy.c, d, n, SLOWEST,
+					 REAL_S2IDLE);
+		free(d);
 	}
-	qsort(d, n, sizeof(*d), by_total);
-	for (i = 0; i < n && i < SLOWEST; i++) {
-		phase_list(&d[i], list, sizeof(list));
-		devpm_note("slowest %zu: %s (%s) %llu us: %s", i + 1, d[i].dev,
-			   d[i].driver[0] ? d[i].driver : "-",
-			   (unsigned long long)d[i].total, list);
-	}
-	free(d);
+	/* A refusal no device's callback explains: what aborted it. */
+	if (ret && !sub.fail)
+		devpm_subtest_fail(&sub, "system", "s2idle returned %s and no device's callback failed: %s",
+				   strerror(-ret), devpm_error());
 	DEVPM_SUBTEST_END(&sub);
+	EXPECT_EQ(ret ? before.success : before.success + 1, after.success)
+		TH_LOG("suspend_stats/success %ld -> %ld after s2idle returned %d",
+		       before.success, after.success, ret);
 }
 
+/*
+ * The trace's time of every callback of real_device_timing's s2idle
+ * cycle against the kernel's own (pm_print_times): devpm's clock checked
+ * against the kernel's, one line for the machine, not a device's verdict.
+ * A disagreement by the kernel's figure alone (its window, around
+ * dpm_run_callback(), interrupted outside the callback) gets a cycle of
+ * its own: only a device that disagrees again fails the check.
+ */
+TEST_F(sleep, pm_print_times_agree)
+{
+	unsigned long lost = 0;
+	char why[768], why2[768];
+	int r, devs;
 
+	if (devpm_sleep_cycle_cache_load("real", &self->cy.c, NULL) ||
+	    devpm_pm_prints_cache_load("real", &self->cy.pr, &lost)) {
+		devpm_sleep_cycle_free(&self->cy.c);
+		r = devpm_sleep_devices_prints_cycle(&self->cy.t, &self->cy.k,
+						     &self->cy.c, &self->cy.pr,
+						     &lost, why, sizeof(why));
+		if (r > 0)
+			SKIP(return, "%s", why);
+		ASSERT_EQ(0, r) TH_LOG("%s", why);
+	} else {
+		devpm_note("real_device_timing's s2idle cycle of this run, read back");
+	}
+	r = devpm_pm_prints_agree_all(&self->cy.c, &self->cy.pr, &devs, why,
+				      sizeof(why));
+	if (r == 2) {
+		devpm_note("%s; the kernel's figure alone is larger: a cycle of its own decides",
+			   why);
+		r = devpm_sleep_devices_prints_cycle(&self->cy.t, &self->cy.k,
+						     &self->cy.c2,
+						     &self->cy.pr2, &lost,
+						     why2, sizeof(why2));
+		ASSERT_EQ(0, r) TH_LOG("%s", why2);
+		r = devpm_pm_prints_agree_all(&self->cy.c2, &self->cy.pr2,
+					      &devs, why, sizeof(why));
+	}
+	devpm_metric("-", "devices", devs);
+	if (r && lost)
+		SKIP(return, "the kernel log overwrote pm_print_times records before they were read (%lu gaps): boot with a larger log_buf_len",
+		     lost);
+	ASSERT_EQ(0, r) TH_LOG("%s", why);
+	devpm_note("%d devices: every callback's trace time agrees with the kernel's",
+		   devs);
+}
 
 /*
  * The cycle of a level: one an earlier case of this run made at that
@@ -970,6 +777,8 @@ static int level_cycle(struct cycles *self, const char *level,
 		if (!strcmp(m->level, level)) {
 			devpm_note("pm_test=%s: the cycle %s of this run (its TIMELINE lines come with that case)",
 				   level, m->name);
+			/* A device of the machine that refused it is named. */
+			devpm_sleep_verdict_replay(&self->c, m->ret);
 			*r = 0;
 			return 0;
 		}
