@@ -604,7 +604,7 @@ static int rule_leak(const struct devpm_base_dev *b, struct devpm_dev *d,
 	if (b->usage < 0 || !d->rpm.have_usage || held(&d->rpm) <= w.limit)
 		return 0;
 	t0 = devpm_now_us();
-	if (devpm_poll_until(usage_back, &w, DEVPM_VERDICT_SETTLE_MS)) {
+	if (devpm_poll_until(usage_back, &w, DEVPM_VERDICT_COUNT_MS)) {
 		settled(t0);
 		return 0;
 	}

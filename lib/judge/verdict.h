@@ -34,6 +34,14 @@
 #define DEVPM_VERDICT_SETTLE_MS 1000
 
 /*
+ * How long a usage count above baseline may take to come back: a poll
+ * bound, met at once when nothing is in flight.  Work in flight after
+ * a system resume held a device's count for more than 1000 ms under TCG
+ * (docs/verdicts.md, rule 2, measured).
+ */
+#define DEVPM_VERDICT_COUNT_MS 5000
+
+/*
  * The suspend rule's limit for a device let go by the case: its
  * autosuspend promise (delay + 25 % + DEVPM_AUTOSUSPEND_ALLOW_MS,
  * rpm/autosuspend_timer.h) after what is still in flight
