@@ -161,7 +161,7 @@ int devpm_wakeup_count_read(unsigned long *count, int timeout_ms)
 				 timeout_ms - first);
 	if (n == -EINTR) {
 		why[0] = '\0';
-		if (!devpm_wakeup_sources_read(&ws, &nws)) {
+		if (!devpm_wakeup_sources_read_active(&ws, &nws)) {
 			devpm_wakeup_sources_active(ws, nws, why,
 						    sizeof(why));
 			free(ws);
@@ -402,7 +402,7 @@ static void name_active(int r)
 	struct devpm_wakeup_source *ws;
 	size_t n;
 
-	if (devpm_wakeup_sources_read(&ws, &n))
+	if (devpm_wakeup_sources_read_active(&ws, &n))
 		return;
 	devpm_wakeup_sources_active(ws, n, buf, sizeof(buf));
 	devpm_note("sleep aborted (%s): wakeup sources active now: %s",

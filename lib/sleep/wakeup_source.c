@@ -62,7 +62,13 @@ static int by_id(const void *a, const void *b)
 	return strcmp(x->id, y->id);
 }
 
-int devpm_wakeup_sources_read(struct devpm_wakeup_source **ws, size_t *n)
+/*
+ * Every source under CLASS, or only those active now: a source's ten
+ * attributes cost ten sysfs reads, and a caller naming what holds the
+ * system awake needs only the active ones (one read for each other).
+ */
+static int sources_read(struct devpm_wakeup_source **ws, size_t *n,
+			bool active_only)
 {
 	struct devpm_wakeup_source *v = NULL, *t;
 	size_t cap = 0, k = 0;
@@ -94,6 +100,9 @@ int devpm_wakeup_sources_read(struct devpm_wakeup_source **ws, size_t *n)
 		s = &v[k];
 		memset(s, 0, sizeof(*s));
 		strcpy(s->id, de->d_name);
+		s->active_time_ms = ws_ulong(s->id, "active_time_ms");
+		if (active_only && s->active_time_ms <= 0)
+			continue;
 		if (devpm_fmt(p, sizeof(p), CLASS "/%s/name", s->id) < 0 ||
 		    devpm_read_str(p, s->name, sizeof(s->name)) < 0)
 			continue;	/* gone meanwhile */
@@ -101,7 +110,6 @@ int devpm_wakeup_sources_read(struct devpm_wakeup_source **ws, size_t *n)
 		s->event_count = ws_ulong(s->id, "event_count");
 		s->wakeup_count = ws_ulong(s->id, "wakeup_count");
 		s->expire_count = ws_ulong(s->id, "expire_count");
-		s->active_time_ms = ws_ulong(s->id, "active_time_ms");
 		s->prevent_suspend_time_ms = ws_ulong(s->id,
 						      "prevent_suspend_time_ms");
 		link_name(s->id, "device", s->dev, sizeof(s->dev));
@@ -116,6 +124,17 @@ int devpm_wakeup_sources_read(struct devpm_wakeup_source **ws, size_t *n)
 	*ws = v;
 	*n = k;
 	return 0;
+}
+
+int devpm_wakeup_sources_read(struct devpm_wakeup_source **ws, size_t *n)
+{
+	return sources_read(ws, n, false);
+}
+
+int devpm_wakeup_sources_read_active(struct devpm_wakeup_source **ws,
+				     size_t *n)
+{
+	return sources_read(ws, n, true);
 }
 
 const struct devpm_wakeup_source *
@@ -413,7 +432,7 @@ int devpm_wakeup_held_check_wait(char *dev, size_t dlen, char *why,
 	long long most = 0;
 	size_t n, i;
 
-	if (devpm_wakeup_sources_read(&ws, &n))
+	if (devpm_wakeup_sources_read_active(&ws, &n))
 		return 0;
 	for (i = 0; i < n; i++)
 		if (ws[i].dev[0] && ws[i].active_time_ms > most &&
@@ -435,7 +454,7 @@ int devpm_wakeup_held_check(char *dev, size_t dlen, char *why, size_t len)
 	int r;
 
 	why[0] = '\0';
-	if (devpm_wakeup_sources_read(&ws, &n))
+	if (devpm_wakeup_sources_read_active(&ws, &n))
 		return 0;
 	r = devpm_wakeup_held_judge(ws, n, dev, dlen, why, len);
 	free(ws);

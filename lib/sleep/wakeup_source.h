@@ -40,6 +40,9 @@ struct devpm_wakeup_source {
  * (-ENOENT: no /sys/class/wakeup, CONFIG_PM_SLEEP off).
  */
 int devpm_wakeup_sources_read(struct devpm_wakeup_source **ws, size_t *n);
+/* The same, only the sources active now (the others cost one read each). */
+int devpm_wakeup_sources_read_active(struct devpm_wakeup_source **ws,
+				     size_t *n);
 /* The first source of that name, or NULL. */
 const struct devpm_wakeup_source *
 devpm_wakeup_source_find(const struct devpm_wakeup_source *ws, size_t n,
