@@ -52,7 +52,7 @@ static enum sub_res judge(enum sub_res res, const char *dev, char *msg,
  * again), else in the baseline; two in one directory are told apart by
  * their order there ("#2").  0 when dev's name is kept.
  */
-static int stable_name(const char *dev, char *buf, size_t len)
+int devpm_subtest_stable_name(const char *dev, char *buf, size_t len)
 {
 	const struct devpm_baseline *b;
 	const struct devpm_base_dev *d;
@@ -96,7 +96,7 @@ static void sub_line(struct devpm_subtest *s, enum sub_res res, const char *dev,
 		devpm_sleep_blame_short(msg, sizeof(msg));
 		res = SUB_SKIP;
 	}
-	if (stable_name(dev, shown, sizeof(shown))) {
+	if (devpm_subtest_stable_name(dev, shown, sizeof(shown))) {
 		/* A skip's reason stays as it is: it follows the name. */
 		if (res == SUB_SKIP) {
 			printf("    # %s\n", dev);

@@ -21,6 +21,7 @@
 #define DEVPM_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct devpm_subtest {
 	int n, pass, fail, skip;
@@ -37,5 +38,13 @@ void devpm_subtest_skip(struct devpm_subtest *s, const char *dev, const char *fm
 /* Prints the plan.  Returns 1 if any failed, 0 if any passed, -1 if all
  * skipped or none ran (see DEVPM_SUBTEST_END in test.h). */
 int devpm_subtest_end(struct devpm_subtest *s);
+
+/*
+ * The name a device's result line carries when the kernel numbers it in
+ * probe order ("1-1:1.0/input" for input12): 1 and buf set, else 0 (its
+ * own name is stable).  Its metrics use it too, so that they compare
+ * across runs.
+ */
+int devpm_subtest_stable_name(const char *dev, char *buf, size_t len);
 
 #endif

@@ -368,15 +368,18 @@ struct judge_ctx {
 
 static void metrics_of(const struct devpm_sleep_dev *d, const char *prefix)
 {
-	char key[64];
+	char key[64], name[160];
 	int ph;
 
+	/* Under the name its result line has: metrics compare across runs. */
+	if (!devpm_subtest_stable_name(d->dev, name, sizeof(name)))
+		snprintf(name, sizeof(name), "%s", d->dev);
 	for (ph = 0; ph < DEVPM_PH_NR; ph++) {
 		if (!d->us[ph])
 			continue;
 		snprintf(key, sizeof(key), "%s%s_us", prefix,
 			 devpm_pm_phase_name(ph));
-		devpm_metric(d->dev, key, d->us[ph]);
+		devpm_metric(name, key, d->us[ph]);
 	}
 }
 
