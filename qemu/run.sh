@@ -641,7 +641,7 @@ if [ $planted = 1 ]; then
 	# naming file and function, in every result file.
 	warn_re='WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*callbacks[.]c:[0-9]+ mock_runtime_suspend[+]0x[0-9a-f]+/0x[0-9a-f]+ \[devpm_mock\]'
 	want "^        # kernel: $warn_re [(]during kernel_warn_quoted[)]\$" "the WARN's FAIL quotes its WARNING line"
-	want '^        not ok 4 kernel_warn_quoted$' "kernel_warn_quoted FAIL"
+	want '^        not ok 5 kernel_warn_quoted$' "kernel_warn_quoted FAIL"
 	grep -Eq "$warn_re" "$RUN_DIR/junit.xml" &&
 		grep -q '== planted/rules/kernel_warn_quoted: kernel log ==' "$RUN_DIR/junit.xml" ||
 		bad="${bad:+$bad; }junit.xml: no kernel log of kernel_warn_quoted in its failure and system-err"
