@@ -686,6 +686,7 @@ EOPY
 	sleep_suites="--suite async --suite fixture --suite wakeup"
 	budget=${RESUME_BUDGET_MS:+--resume-budget-ms $RESUME_BUDGET_MS}
 	for kind in refusal resume held; do
+		extra=
 		case $kind in
 		refusal) bugs=60:suspend_ebusy args="$sleep_suites" ;;
 		held) bugs=60:wakeup_held args="$sleep_suites" ;;
@@ -694,10 +695,19 @@ EOPY
 			# paid in each cycle, so only the async suite here.
 			slow=$(( ${RESUME_BUDGET_MS:-3000} + 1000 ))
 			bugs=60:resume_eio,61:resume_leak,62:resume_slow:$slow
-			args="--suite async" ;;
+			args="--suite async"
+			# And a PCI device that refuses D3hot: a modern
+			# virtio-pci whose PMCSR QEMU leaves read-only
+			# (x-pcie-pm-init=off), 0000:02:00.0, beside a clean
+			# one, 0000:03:00.0, that reaches it.
+			extra="-device pcie-root-port,id=rpd,chassis=9,hotplug=off"
+			extra="$extra -device virtio-rng-pci,bus=rpd,x-pcie-pm-init=off"
+			extra="$extra -device pcie-root-port,id=rpe,chassis=10,hotplug=off"
+			extra="$extra -device virtio-rng-pci,bus=rpe" ;;
 		esac
-		run_guest "planted-$kind" "$DEVPM_PART" results "$args $budget" \
-			"DEVPM_SLEEP_BUGS=$bugs"
+		QEMU_ARGS="${QEMU_ARGS:-}${extra:+ $extra}" \
+			run_guest "planted-$kind" "$DEVPM_PART" results \
+			"$args $budget" "DEVPM_SLEEP_BUGS=$bugs"
 		[ "$RUN_STATUS" = error ] && exit 2
 		summary "planted system-sleep bug: $kind ($bugs)"
 		python3 "$QEMU_DIR/../tests/check_planted_sleep.py" "$kind" \

@@ -13,7 +13,10 @@ KIND:
            judging case
   resume   devpm_mock.60 resume_eio, .61 resume_leak, .62 resume_slow
            over the resume budget: .60 and .62 fail in real_device_timing,
-           .61's leak in the first case after a sleep, each once
+           .61's leak in the first case after a sleep, each once; and
+           0000:02:00.0, a virtio-pci that refuses D3hot, fails there
+           (left in D0 by system sleep) while the clean 0000:03:00.0
+           beside it reaches D3hot
   held     devpm_mock.60 wakeup_held: real_device_timing fails it; the
            cases whose wakeup_count handshake it blocks skip naming it;
            the run takes at most MAX_RUN_S seconds
@@ -114,9 +117,17 @@ def main():
         else:
             print('  planted devpm_mock.61: FAIL in %s: "%s"' %
                   (where[0], failed[where[0]]))
+        one_line('0000:02:00.0',
+                 '0000:02:00.0 (virtio-pci): left in D0 by system sleep (pci_prepare_to_sleep()), expected D3hot',
+                 'real_device_timing')
+        if not re.search(r'# s2idle: [^\n]*, D3hot at suspend_noirq;'
+                         r' S3: [^\n]*, D3hot at suspend_noirq[^\n]*\n'
+                         r' *ok \d+ 0000:03:00\.0\n', ktap):
+            bad.append('0000:03:00.0: its line lacks D3hot at suspend_noirq in both cycles')
         only_failed({JUDGE} | set(where))
         others = [d for d in devs
-                  if d[2] not in ('devpm_mock.60', 'devpm_mock.62')]
+                  if d[2] not in ('devpm_mock.60', 'devpm_mock.62',
+                                  '0000:02:00.0')]
         for d in others:
             bad.append('collateral device failure %s in %s: %s' %
                        (d[2], d[1], d[3]))

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sleep/sleep_devices.h"
+#include "sleep/pci_sleep_state.h"
 #include "core/kmsg.h"
 #include "core/note.h"
 #include "core/sysfs.h"
@@ -383,6 +384,26 @@ static void metrics_of(const struct devpm_sleep_dev *d, const char *prefix)
 	}
 }
 
+/*
+ * dev's D-state at the end of suspend_noirq in cy, added to msg at *at
+ * (", D3hot at suspend_noirq"); 1 with why when it stayed shallower than
+ * pci_prepare_to_sleep() promised (pci_sleep_state.h).
+ */
+static int pci_state(const struct devpm_sleep_judged *cy, const char *dev,
+		     char *msg, size_t len, size_t *at, char *why, size_t wlen)
+{
+	const struct devpm_pci_sleep_seen *s;
+
+	s = devpm_pci_sleep_find(cy->pci, dev);
+	if (!s || s->state < 0 || s->expect < 0)
+		return 0;
+	*at += snprintf(msg + *at, len - *at, ", %s at suspend_noirq",
+			devpm_pci_sleep_state_name(s->state));
+	if (*at >= len)
+		*at = len - 1;
+	return devpm_pci_sleep_judge(s, why, wlen);
+}
+
 /* One device: its callbacks in each cycle, judged. */
 static void judge_one(struct devpm_block *b, void *arg)
 {
@@ -416,6 +437,10 @@ static void judge_one(struct devpm_block *b, void *arg)
 				       list);
 			if (at >= sizeof(msg))
 				at = sizeof(msg) - 1;
+			if (pci_state(&x->cy[i], x->dev, msg, sizeof(msg), &at,
+				      why, sizeof(why)))
+				devpm_block_fail(b, "%s (%s)", why,
+						 x->cy[i].name);
 		}
 		if (devpm_sleep_dev_error(c, x->dev, why, sizeof(why)) ||
 		    devpm_sleep_dev_order(c, x->dev, x->links, x->nlinks, why,

@@ -13,7 +13,9 @@
  *    dpm_wait_for_subordinate(), dpm_wait_for_superior(), and the walk of
  *    dpm_list in both directions);
  *  - a resume-side callback longer than the run's resume budget
- *    (--resume-budget-ms: DEVPM_RESUME_BUDGET_MS, 0 none).
+ *    (--resume-budget-ms: DEVPM_RESUME_BUDGET_MS, 0 none);
+ *  - a PCI device left shallower than pci_prepare_to_sleep() promised
+ *    at the end of suspend_noirq (pci_sleep_state.h).
  *
  * Its callbacks' µs per phase are its metrics; the five slowest devices
  * go on "# " lines and into a TIMELINE cycle of their own.
@@ -108,16 +110,23 @@ int devpm_sleep_devices_cycle(struct devpm_trace *t, const char *state,
 			      struct devpm_sleep_cycle *c, int *ret,
 			      uint64_t *wall_us, char *why, size_t len);
 
-/* The cycles one judgment covers: s2idle and S3 (names for the lines). */
+/*
+ * The cycles one judgment covers: s2idle and S3 (names for the lines);
+ * pci: the cycle's PCI D-states with what pci_prepare_to_sleep()
+ * promised each (pci_sleep_state.h; NULL none).
+ */
+struct devpm_pci_sleep_log;
 struct devpm_sleep_judged {
 	const struct devpm_sleep_cycle *c;
 	const char *name;		/* "s2idle", "S3" */
 	const char *metric_prefix;	/* "" for the first, "s3_" ... */
+	const struct devpm_pci_sleep_log *pci;
 };
 
 /*
  * One line per device with a callback outside prepare/complete in any of
- * the cycles, in sub: errors, order (links too), the resume budget, its
+ * the cycles, in sub: errors, order (links too), the resume budget, a
+ * PCI device's D-state at suspend_noirq against the promise, its
  * µs per phase as metrics; held: a wakeup source held (wakeup_source.h)
  * whose device fails with these words (NULL/"" none; its device gets a
  * line even without a callback).  Returns the devices judged.

@@ -39,8 +39,10 @@
  */
 #include "harness/test.h"
 #include "core/host.h"
+#include "bus/pci/pci.h"
 #include "mock/mock.h"
 #include "mock/async_bench.h"
+#include "sleep/pci_sleep_state.h"
 #include "sleep/platform_wake.h"
 #include "sleep/pm_test_cycle.h"
 #include "sleep/sleep_devices.h"
@@ -122,6 +124,7 @@ struct cycles {
 	struct devpm_pm_prints pr;
 	struct devpm_sleep_cycle c2;	/* the S3 cycle, the repeat */
 	struct devpm_pm_prints pr2;
+	struct devpm_pci_sleep_log pci[2];	/* s2idle's, S3's */
 	char why[512];
 };
 
@@ -141,6 +144,7 @@ FIXTURE_SETUP(sleep)
 	memset(&self->cy.pr, 0, sizeof(self->cy.pr));
 	memset(&self->cy.c2, 0, sizeof(self->cy.c2));
 	memset(&self->cy.pr2, 0, sizeof(self->cy.pr2));
+	memset(self->cy.pci, 0, sizeof(self->cy.pci));
 	self->cy.why[0] = '\0';
 }
 
@@ -606,6 +610,7 @@ TEST_F(sleep, callback_timing_matches)
  */
 static int s3_cycle(struct cycles *self, char *why, size_t len)
 {
+	struct devpm_pci_sleep_log *l = &self->pci[1];
 	uint64_t wall;
 	int ret, r;
 
@@ -614,9 +619,57 @@ static int s3_cycle(struct cycles *self, char *why, size_t len)
 	if (r)
 		return r;
 	devpm_sleep_phases_note("S3 (mem, deep)", &self->c2, wall, ret);
+	if (self->k && devpm_kmsg_drain(self->k, devpm_pci_sleep_line, l) < 0)
+		l->n = 0;
 	devpm_metric("-", "s3_cycle_ms", wall / 1000.0);
 	devpm_sleep_timeline_print(&self->c2, REAL_S3);
 	return 0;
+}
+
+/* A kernel log line of the s2idle cycle: pm_print_times' and PCI's. */
+static void s2idle_line(const char *line, void *arg)
+{
+	struct cycles *cy = arg;
+
+	devpm_pm_prints_line(line, &cy->pr);
+	devpm_pci_sleep_line(line, &cy->pci[0]);
+}
+
+/*
+ * What pci_prepare_to_sleep() promised each PCI device of l, from its
+ * config space, power/wakeup and firmware node (pci_sleep_state.h).
+ */
+static void pci_expect(struct devpm_pci *p, struct devpm_pci_sleep_log *l)
+{
+	struct devpm_pci_sleep_facts f;
+	struct devpm_pci_info info;
+	char path[128], val[32];
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		struct devpm_pci_sleep_seen *s = &l->v[i];
+
+		memset(&f, 0, sizeof(f));
+		if (!p || devpm_pci_info(p, s->dev, &info)) {
+			snprintf(s->why_not, sizeof(s->why_not),
+				 "config space unreadable");
+			continue;
+		}
+		f.pm_cap = info.pm_cap;
+		f.pmc = info.pmc;
+		f.bridge = info.bridge;
+		f.saved_early = s->saved_early;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/firmware_node/power_state",
+			 s->dev);
+		f.platform = devpm_exists(path);
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/power/wakeup", s->dev);
+		f.wakeup = !devpm_read_str(path, val, sizeof(val)) &&
+			   !strcmp(val, "enabled");
+		s->expect = devpm_pci_sleep_expect(&f, s->why_not,
+						   sizeof(s->why_not));
+	}
 }
 
 /*
@@ -625,6 +678,9 @@ static int s3_cycle(struct cycles *self, char *why, size_t len)
  * (judge/sleep_verdict.h, DEVPM_SLEEP_JUDGE).  One line per device with a
  * callback outside prepare/complete (lib/sleep/sleep_devices.h): no
  * callback error, parent and supplier order kept, the resume budget;
+ * a PCI device's D-state at the end of suspend_noirq against what
+ * pci_prepare_to_sleep() promised (sleep/pci_sleep_state.h: dynamic
+ * debug of pci_pm_suspend_noirq(), journaled);
  * its µs per phase as metrics; the five slowest on "# " lines.  A wakeup
  * source held before the cycles fails its device here.  The s2idle
  * cycle is saved for pm_test_levels and pm_print_times_agree.
@@ -635,8 +691,10 @@ TEST_F(sleep, real_device_timing)
 					    .name = REAL_S2IDLE };
 	struct devpm_suspend_stats before, after;
 	struct devpm_sleep_judged cy[2] = {
-		{ &self->cy.c, "s2idle", "" }, { NULL, "S3", "s3_" },
+		{ &self->cy.c, "s2idle", "", &self->cy.pci[0] },
+		{ NULL, "S3", "s3_", &self->cy.pci[1] },
 	};
+	struct devpm_pci *pci;
 	char why[512], held[768], held_dev[128] = "";
 	struct devpm_sleep_dev *d;
 	struct devpm_subtest sub;
@@ -654,6 +712,10 @@ TEST_F(sleep, real_device_timing)
 		TH_LOG("%s", devpm_error());
 	self->cy.k = devpm_kmsg_open();
 	ASSERT_NE(NULL, self->cy.k) TH_LOG("%s", devpm_error());
+	r = devpm_pci_sleep_dbg_on(why, sizeof(why));
+	if (r)
+		devpm_note("PCI D-states at suspend_noirq not checked: %s",
+			   why);
 	/*
 	 * Without the wakeup_count handshake an active source does not stop
 	 * the cycle (drivers/base/power/wakeup.c: pm_wakeup_pending()), but
@@ -675,8 +737,7 @@ TEST_F(sleep, real_device_timing)
 	m.success_after = after.success;
 	m.wall_us = wall;
 	devpm_sleep_cycle_cache_save("real", &self->cy.c, &m);
-	if (devpm_kmsg_drain(self->cy.k, devpm_pm_prints_line,
-			     &self->cy.pr) >= 0)
+	if (devpm_kmsg_drain(self->cy.k, s2idle_line, &self->cy) >= 0)
 		devpm_pm_prints_cache_save("real", &self->cy.pr,
 					   devpm_kmsg_lost(self->cy.k));
 	devpm_sleep_record(self->cy.t, "s2idle", "devpm_mock");
@@ -688,6 +749,11 @@ TEST_F(sleep, real_device_timing)
 	else
 		devpm_note("no S3 cycle: %s", why);
 
+	pci = devpm_pci_open();
+	pci_expect(pci, &self->cy.pci[0]);
+	pci_expect(pci, &self->cy.pci[1]);
+	if (pci)
+		devpm_pci_close(pci);
 	devpm_subtest_begin(&sub, "real_device_timing");
 	devpm_sleep_devices_judge(&sub, cy, cy[1].c ? 2 : 1,
 				  devpm_resume_budget_us(), held_dev, held);
