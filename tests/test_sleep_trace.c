@@ -557,6 +557,15 @@ TEST_F(cyc, mock_bench_speedup)
 		EXPECT_NE(pids_on[0], pids_on[i]);
 		EXPECT_EQ(pids_off[0], pids_off[i]);
 	}
+	EXPECT_EQ(8, devpm_sleep_lanes(&self->c, DEVPM_PH_RESUME, devs, 8));
+	EXPECT_EQ(1, devpm_sleep_lanes(&off, DEVPM_PH_RESUME, devs, 8));
+	EXPECT_EQ(0, devpm_sleep_delays_missed(&self->c, DEVPM_PH_RESUME, devs,
+					       8, 50000, why, sizeof(why)))
+		TH_LOG("%s", why);
+	/* Negative control: 80 ms was asked, 50 ms taken: all eight. */
+	EXPECT_EQ(8, devpm_sleep_delays_missed(&off, DEVPM_PH_RESUME, devs, 8,
+					       80000, why, sizeof(why)));
+	EXPECT_NE(NULL, strstr(why, "devpm_mock.0 resume"));
 	devpm_sleep_cycle_free(&off);
 }
 

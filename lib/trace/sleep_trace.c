@@ -421,6 +421,51 @@ int devpm_sleep_span(const struct devpm_sleep_cycle *c,
 	return 0;
 }
 
+int devpm_sleep_lanes(const struct devpm_sleep_cycle *c,
+		      enum devpm_pm_phase ph, const char *const *devs,
+		      size_t n)
+{
+	const struct devpm_pm_cb *cb, *seen;
+	size_t i, j;
+	int lanes = 0;
+
+	for (i = 0; i < n; i++) {
+		cb = devpm_sleep_cb(c, ph, devs[i]);
+		if (!cb)
+			continue;
+		for (j = 0; j < i; j++) {
+			seen = devpm_sleep_cb(c, ph, devs[j]);
+			if (seen && seen->pid == cb->pid)
+				break;
+		}
+		lanes += j == i;
+	}
+	return lanes;
+}
+
+int devpm_sleep_delays_missed(const struct devpm_sleep_cycle *c,
+			      enum devpm_pm_phase ph, const char *const *devs,
+			      size_t n, uint64_t delay_us, char *why,
+			      size_t len)
+{
+	const struct devpm_pm_cb *cb;
+	char w[256];
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < n; i++) {
+		cb = devpm_sleep_cb(c, ph, devs[i]);
+		if (cb && !devpm_sleep_check_delay(devpm_pm_cb_own_us(cb),
+						   delay_us, w, sizeof(w)))
+			continue;
+		if (!bad++)
+			snprintf(why, len, "%s %s: %s", devs[i],
+				 devpm_pm_phase_name(ph),
+				 cb ? w : "no callback");
+	}
+	return bad;
+}
+
 int devpm_sleep_check_before(const struct devpm_sleep_cycle *c,
 			     enum devpm_pm_phase ph, const char *first,
 			     const char *second, char *why, size_t len)

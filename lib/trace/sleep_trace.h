@@ -153,6 +153,23 @@ int devpm_sleep_span(const struct devpm_sleep_cycle *c,
 		     size_t n, uint64_t *span_us);
 
 /*
+ * How many threads ran the callbacks of devs[0..n) in phase (their pids,
+ * distinct): 1 for a serial walk, up to n when async ran them in parallel.
+ */
+int devpm_sleep_lanes(const struct devpm_sleep_cycle *c,
+		      enum devpm_pm_phase ph, const char *const *devs,
+		      size_t n);
+
+/*
+ * How many of devs[0..n) have no phase callback that took its delay_us
+ * (devpm_sleep_check_delay()); why names the first.
+ */
+int devpm_sleep_delays_missed(const struct devpm_sleep_cycle *c,
+			      enum devpm_pm_phase ph, const char *const *devs,
+			      size_t n, uint64_t delay_us, char *why,
+			      size_t len);
+
+/*
  * Does the callback of first in phase end no later than that of second
  * starts?  0 yes; 1 no (why says by how much, naming both); -ENOENT
  * when either callback is missing or unended (why says which).

@@ -1,41 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sleep.c - system suspend/resume: asynchronous callbacks and their
- * order on mock devices with known delays (devpm_mock,
- * docs/fixtures.md); the machine's own devices through a real s2idle
- * and S3 cycle, judged one by one (real_device_timing, the case that owns
+ * sleep.c - system suspend/resume: asynchronous callbacks and their order
+ * on a bench of mock devices with known delays (lib/mock/async_bench.h,
+ * docs/fixtures.md); the machine's own devices through a real s2idle and
+ * S3 cycle, judged one by one (real_device_timing, the case that owns
  * their system sleep: lib/judge/sleep_verdict.h, lib/sleep/sleep_devices.h);
  * the trace's times against the kernel's pm_print_times figures; and
- * every pm_test level.
+ * every pm_test level.  docs/suites/async.md says what each case's PASS
+ * requires.
  *
- * One bench of mock devices serves the mock cases: independent devices
- * for the speed-up, parent/child trees, a device link, synchronous
- * devices around one whose power/async is disabled, a planted slow
- * resume, and an unrelated pair that must overlap (the control of every
- * order check).  It goes through a pm_test=platform cycle with
- * /sys/power/pm_async=1 and a pm_test=devices cycle with 0.  A cycle that
- * suspends every device costs the machine's whole resume (in QEMU the USB
- * chain alone takes ~1.6 s), so cycles are shared: the first case that
- * needs one runs it and saves it (lib/sleep/sleep_cycle_cache.h), the later
- * cases of the same run read it, and pm_test_levels counts the bench's
- * and real_device_timing's cycles for their levels.  In devpm's QEMU
- * image the bench's cycles run with the xHCI unbound, and so do the
- * other pm_test levels' (core, processors, freezer), made in the same
- * window for pm_test_levels.  The bench's trace holds only the mock
- * devices' callbacks.  A case run alone runs what it needs.
- *
- * Timing comes from the power:device_pm_callback_start/end and
- * power:suspend_resume trace events (lib/trace/sleep_trace.h); the kernel's
- * view from the "calling ... / returned ... after N usecs" lines that
- * /sys/power/pm_print_times=1 makes initcall_debug_start() and
- * initcall_debug_report() log.
+ * A cycle that suspends every device costs the machine's whole resume,
+ * so cycles are shared: the first case that needs one runs and saves it
+ * (lib/sleep/sleep_cycle_cache.h), later cases of the run read it.
  *
  * Kernel side (drivers/base/power/main.c): dpm_suspend()/dpm_resume()
- * walk the list and hand async devices to async_schedule_dev_nocall()
- * (dpm_async_fn()); __device_suspend() waits for children and consumers
+ * hand async devices to async_schedule_dev_nocall() (dpm_async_fn());
+ * __device_suspend() waits for children and consumers
  * (dpm_wait_for_subordinate()), device_resume() for the parent and
- * suppliers (dpm_wait_for_superior()); is_async() is power.async_suspend
- * && pm_async_enabled.
+ * suppliers (dpm_wait_for_superior()); is_async() is
+ * power.async_suspend && pm_async_enabled.
  */
 #include "harness/test.h"
 #include "core/host.h"
@@ -162,16 +145,11 @@ FIXTURE_TEARDOWN(sleep)
 }
 
 /*
- * Both bench cycles, from this run's cache or run here.  0, 1 (skip:
- * why), -1.  The pm_async=1 cycle is a pm_test=platform one, the
- * pm_async=0 cycle a pm_test=devices one: pm_test_levels counts them
- * for those levels, and the cycles of its other levels are made here
- * too when this run has it.  The cases that run them judge only the
- * bench: where the environment has devices whose resume is CPU work
- * (QEMU's controllers under TCG), it sets them aside for the case
- * (lib/harness/environment.h), so that no real device resumes on the
- * one CPU while a mock callback's timer is due.  They are back at the
- * case's end, before the verdict and real_device_timing.
+ * Both bench cycles (pm_async=1 with pm_test=platform, pm_async=0 with
+ * pm_test=devices), from this run's cache or run here: 0, 1 (skip: why),
+ * -1.  They judge only the bench: the environment may set aside devices
+ * whose resume is CPU work (lib/harness/environment.h) until the case's
+ * end, so no real device resumes while a mock callback's timer is due.
  */
 static int bench_cycles(struct cycles *self, const char *casename)
 {
@@ -195,82 +173,40 @@ static int bench_cycles(struct cycles *self, const char *casename)
 					self->why, sizeof(self->why));
 }
 
-/* Span of the NPAR independent devices' callbacks in a phase. */
-static void par_span(struct __test_metadata *_metadata,
-		     const struct devpm_sleep_cycle *c,
-		     enum devpm_pm_phase ph, uint64_t *span)
+/* The NPAR independent devices' names. */
+static void par_names(const char *devs[NPAR])
 {
-	const char *devs[NPAR];
 	int i;
 
 	for (i = 0; i < NPAR; i++)
 		devs[i] = devpm_mock_name(PAR0 + i);
-	ASSERT_EQ(0, devpm_sleep_span(c, ph, devs, NPAR, span))
-		TH_LOG("%s", devpm_error());
-}
-
-/*
- * Each of the NPAR callbacks took its delay (else the spans mean
- * nothing): the number that did not, with why set.
- */
-static int par_delays(const struct devpm_sleep_cycle *c,
-		      enum devpm_pm_phase ph, char *why, size_t len)
-{
-	char w[256];
-	int i, bad = 0;
-
-	for (i = 0; i < NPAR; i++) {
-		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, devpm_mock_name(i));
-
-		if (cb && !devpm_sleep_check_delay(devpm_pm_cb_own_us(cb),
-						   PAR_US, w, sizeof(w)))
-			continue;
-		if (!bad++)
-			snprintf(why, len, "%s %s: %s", devpm_mock_name(i),
-				 devpm_pm_phase_name(ph),
-				 cb ? w : "no callback");
-	}
-	return bad;
-}
-
-/* Distinct lanes among the NPAR callbacks. */
-static int par_lanes(const struct devpm_sleep_cycle *c,
-		     enum devpm_pm_phase ph)
-{
-	int pids[NPAR], n = 0, i, j;
-
-	for (i = 0; i < NPAR; i++) {
-		const struct devpm_pm_cb *cb = devpm_sleep_cb(c, ph, devpm_mock_name(i));
-
-		if (!cb)
-			continue;
-		for (j = 0; j < n && pids[j] != cb->pid; j++)
-			;
-		if (j == n)
-			pids[n++] = cb->pid;
-	}
-	return n;
 }
 
 static void parallel(struct __test_metadata *_metadata,
 		     struct cycles *self, enum devpm_pm_phase ph)
 {
-	const char *pn = devpm_pm_phase_name(ph);
+	const char *pn = devpm_pm_phase_name(ph), *devs[NPAR];
 	uint64_t on, off;
 	char why[512];
 
-	par_span(_metadata, &self->on, ph, &on);
-	par_span(_metadata, &self->off, ph, &off);
+	par_names(devs);
+	ASSERT_EQ(0, devpm_sleep_span(&self->on, ph, devs, NPAR, &on))
+		TH_LOG("%s", devpm_error());
+	ASSERT_EQ(0, devpm_sleep_span(&self->off, ph, devs, NPAR, &off))
+		TH_LOG("%s", devpm_error());
 	devpm_note("%d devices x %d us %s: %llu us with pm_async=1 (%d lanes), %llu us with pm_async=0 (%d lanes)",
 		   NPAR, PAR_US, pn, (unsigned long long)on,
-		   par_lanes(&self->on, ph), (unsigned long long)off,
-		   par_lanes(&self->off, ph));
+		   devpm_sleep_lanes(&self->on, ph, devs, NPAR),
+		   (unsigned long long)off,
+		   devpm_sleep_lanes(&self->off, ph, devs, NPAR));
 	devpm_metric("-", "async_speedup", on ? (double)off / on : 0);
 	devpm_metric("-", "async_us", on);
 	devpm_metric("-", "sync_us", off);
-	EXPECT_EQ(0, par_delays(&self->on, ph, why, sizeof(why)))
+	EXPECT_EQ(0, devpm_sleep_delays_missed(&self->on, ph, devs, NPAR,
+					       PAR_US, why, sizeof(why)))
 		TH_LOG("pm_async=1: %s", why);
-	EXPECT_EQ(0, par_delays(&self->off, ph, why, sizeof(why)))
+	EXPECT_EQ(0, devpm_sleep_delays_missed(&self->off, ph, devs, NPAR,
+					       PAR_US, why, sizeof(why)))
 		TH_LOG("pm_async=0: %s", why);
 	EXPECT_LT(on, 2ULL * PAR_US)
 		TH_LOG("%s of %d async devices took %llu us with pm_async=1, limit %d us (2 x delay)",
