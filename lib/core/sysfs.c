@@ -116,6 +116,25 @@ int devpm_real_path(char *buf, size_t len, const char *kpath)
 	return devpm_fmt(buf, len, "%s", kpath);
 }
 
+void devpm_link_base(const char *dir, const char *name, char *buf,
+		     size_t len)
+{
+	char p[DEVPM_PATH_MAX], real[DEVPM_PATH_MAX], t[DEVPM_PATH_MAX];
+	const char *slash;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (devpm_fmt(p, sizeof(p), "%s/%s", dir, name) < 0 ||
+	    devpm_real_path(real, sizeof(real), p) < 0)
+		return;
+	n = readlink(real, t, sizeof(t) - 1);
+	if (n <= 0)
+		return;
+	t[n] = '\0';
+	slash = strrchr(t, '/');
+	snprintf(buf, len, "%s", slash ? slash + 1 : t);
+}
+
 int devpm_resolve(const char *kpath, char *buf, size_t len)
 {
 	char path[DEVPM_PATH_MAX], real[PATH_MAX];

@@ -41,6 +41,13 @@ int devpm_sysfs_root_fd(void);
 int devpm_real_path(char *buf, size_t len, const char *kpath);
 
 /*
+ * The last part of the target of the link dir/name, under the sysfs root
+ * ("driver" -> "ahci"); "" when there is none.
+ */
+void devpm_link_base(const char *dir, const char *name, char *buf,
+		     size_t len);
+
+/*
  * Resolve every symlink in a kernel path, under the sysfs root, and give
  * back the kernel path (/sys/bus/pci/devices/X -> /sys/devices/pci.../X).
  * -ENOENT if it does not exist, -EXDEV if a link leaves the root.

@@ -101,26 +101,6 @@ uint64_t devpm_sleep_dev_side_us(const struct devpm_sleep_dev *d,
 	return t;
 }
 
-/* The last part of the link dir/name ("" none). */
-static void link_end(const char *dir, const char *name, char *buf,
-		     size_t len)
-{
-	char p[DEVPM_PATH_MAX], real[DEVPM_PATH_MAX], t[DEVPM_PATH_MAX];
-	const char *slash;
-	ssize_t n;
-
-	buf[0] = '\0';
-	if (devpm_fmt(p, sizeof(p), "%s/%s", dir, name) < 0 ||
-	    devpm_real_path(real, sizeof(real), p) < 0)
-		return;
-	n = readlink(real, t, sizeof(t) - 1);
-	if (n <= 0)
-		return;
-	t[n] = '\0';
-	slash = strrchr(t, '/');
-	snprintf(buf, len, "%s", slash ? slash + 1 : t);
-}
-
 int devpm_devlinks_read(struct devpm_devlink **v, size_t *n)
 {
 	struct devpm_devlink *l = NULL, *t;
@@ -154,9 +134,9 @@ int devpm_devlinks_read(struct devpm_devlink **v, size_t *n)
 			}
 			l = t;
 		}
-		link_end(dir, "supplier", l[k].supplier,
+		devpm_link_base(dir, "supplier", l[k].supplier,
 			 sizeof(l[k].supplier));
-		link_end(dir, "consumer", l[k].consumer,
+		devpm_link_base(dir, "consumer", l[k].consumer,
 			 sizeof(l[k].consumer));
 		if (l[k].supplier[0] && l[k].consumer[0])
 			k++;

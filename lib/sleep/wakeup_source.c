@@ -35,20 +35,11 @@ static unsigned long ws_ulong(const char *id, const char *attr)
 static void link_name(const char *id, const char *rel, char *buf,
 		      size_t len)
 {
-	char p[DEVPM_PATH_MAX], real[DEVPM_PATH_MAX], t[DEVPM_PATH_MAX];
-	const char *slash;
-	ssize_t n;
+	char dir[DEVPM_PATH_MAX];
 
 	buf[0] = '\0';
-	if (devpm_fmt(p, sizeof(p), CLASS "/%s/%s", id, rel) < 0 ||
-	    devpm_real_path(real, sizeof(real), p) < 0)
-		return;
-	n = readlink(real, t, sizeof(t) - 1);
-	if (n <= 0)
-		return;
-	t[n] = '\0';
-	slash = strrchr(t, '/');
-	snprintf(buf, len, "%s", slash ? slash + 1 : t);
+	if (!devpm_fmt(dir, sizeof(dir), CLASS "/%s", id))
+		devpm_link_base(dir, rel, buf, len);
 }
 
 static int by_id(const void *a, const void *b)
