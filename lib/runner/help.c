@@ -34,7 +34,8 @@ static const char overview[] =
 "  --version\n"
 "\n"
 "Environment: DEVPM_SUITES_DIR (test programs), DEVPM_JOURNAL_DIR\n"
-"(journal and lock, default /run/devpm), DEVPM_SYSFS_ROOT.\n"
+"(journal and lock, default /run/devpm as root, else\n"
+"$XDG_RUNTIME_DIR/devpm or /tmp/devpm-<uid>), DEVPM_SYSFS_ROOT.\n"
 "Exit status: 0 all pass or skip, 1 any failure, 2 usage or setup error.\n"
 "Examples:\n"
 "  sudo devpm run --suite pci --test 'idle_*'\n"
@@ -116,8 +117,9 @@ static const struct {
 	{ "restore",
 "usage: devpm restore\n"
 "Put back every value a crashed or killed run left changed, from the\n"
-"journal (DEVPM_JOURNAL_DIR, default /run/devpm/journal), and end what\n"
-"is left of its test programs first.  Run it as the user that ran.\n" },
+"journal (DEVPM_JOURNAL_DIR, default /run/devpm/journal as root, else\n"
+"under $XDG_RUNTIME_DIR/devpm or /tmp/devpm-<uid>), and end what is left\n"
+"of its test programs first.  Run it as the user that ran.\n" },
 	{ "compare",
 "usage: devpm compare OLD NEW\n"
 "Regressions between two run directories (pass or skip in OLD, fail or\n"
