@@ -36,7 +36,8 @@ static const char overview[] =
 "Environment: DEVPM_SUITES_DIR (test programs), DEVPM_JOURNAL_DIR\n"
 "(journal and lock, default /run/devpm as root, else\n"
 "$XDG_RUNTIME_DIR/devpm or /tmp/devpm-<uid>), DEVPM_SYSFS_ROOT.\n"
-"Exit status: 0 all pass or skip, 1 any failure, 2 usage or setup error.\n"
+"Exit status: 0 all pass or skip, 1 any failure, 2 usage or setup error,\n"
+"4 nothing tested (every program skipped).\n"
 "Examples:\n"
 "  sudo devpm run --suite pci --test 'idle_*'\n"
 "  devpm audit\n"
@@ -72,7 +73,8 @@ static const struct {
 "  --resume-budget-ms MS  a device whose system-resume callback takes\n"
 "                   longer fails (async/sleep real_device_timing)\n"
 "\n"
-"Exit: 0 all passed or skipped, 1 a failure, 2 a usage or setup error.\n"
+"Exit: 0 all passed or skipped, 1 a failure, 2 a usage or setup error,\n"
+"4 nothing was tested (every program skipped).\n"
 "Example: sudo devpm run --suite usb --allow-sleep\n" },
 	{ "collect",
 "usage: devpm collect STREAM [--output DIR] [--env KEY=VALUE]... [--crash TEXT]\n"
