@@ -350,7 +350,7 @@ qemu-s3: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook
 	@sh tests/check_cases.sh pass results/latest $(S3_CASES)
 
 qemu-planted: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(PLANTED_BIN)
-	@bash qemu/run.sh O=$(O) --planted
+	@PLANTED_SLEEP=$(PLANTED_SLEEP) bash qemu/run.sh O=$(O) --planted
 
 # The wakeup suite's negative control (docs/suites/wakeup.md): devpm_mock's
 # lost_wakeup bug must make the sweep and the stress FAIL, the lost events
@@ -393,15 +393,17 @@ qemu-bench: deps all $(O)/devpm-qemu-agent $(O)/devpm-env-hook $(BENCH_PROG_BIN)
 # devpm run's and the hang self-test's (a guest killed mid-case), its
 # report in Chromium; then the verdict rules' planted bugs (its run
 # becomes results/latest), its result files and its report, whose
-# failures must show devpm_mock.3's runtime-PM calls.
+# failures must show devpm_mock.3's runtime-PM calls; then the planted
+# system-sleep bugs' runs (PLANTED_SLEEP=only).
 check: check-unit lint check-results check-kselftest check-bisect fuzz \
 	check-deb check-report qemu-check
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/check_results.sh $(O) $(KUNIT) $(O)/qemu/selftest-results/latest
 	@sh tests/report_browser.sh $(O)/devpm results/latest
-	@$(MAKE) --no-print-directory qemu-planted
+	@$(MAKE) --no-print-directory qemu-planted PLANTED_SLEEP=0
 	@sh tests/check_results.sh $(O) $(KUNIT) results/latest
 	@sh tests/report_browser.sh $(O)/devpm results/latest devpm_mock.3
+	@$(MAKE) --no-print-directory qemu-planted PLANTED_SLEEP=only
 	@$(MAKE) --no-print-directory qemu-s3
 	@$(MAKE) --no-print-directory qemu-lost
 	@$(MAKE) --no-print-directory qemu-check-bisect

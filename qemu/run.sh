@@ -588,7 +588,10 @@ fi
 # leaker.c) instead of the suites.  Each planted bug must fail exactly
 # the case that should catch it, naming its mock device; the clean one
 # passes; the leak the leaker program leaves fails the final re-check.
-if [ $planted = 1 ]; then
+# PLANTED_SLEEP=0: this run only (its results are then the latest: make
+# check reads them, qemu-soak); PLANTED_SLEEP=only: the system-sleep
+# bugs' runs below only.
+if [ $planted = 1 ] && [ "${PLANTED_SLEEP:-1}" != only ]; then
 	run_guest planted "$PLANTED_PART" results "" DEVPM_QEMU_PLANTED=1
 	[ "$RUN_STATUS" = error ] && exit 2
 	summary "planted bugs (qemu/planted)"
@@ -674,10 +677,10 @@ EOPY
 		exit 1
 	fi
 	echo "  planted bugs ok: each failed its case naming its mock device; the clean mock passed; the late probe reference failed suspends_after_probe only; the late suspend failed autosuspend_on_time; the leaker's leak failed the final re-check; the planted WARN's FAIL quotes its WARNING line in results.ktap, junit.xml, summary.json and the KCIDB export; report.html has the failed cases' runtime-PM timelines"
-	# PLANTED_SLEEP=0 (make qemu-soak): the runtime-PM bugs' run only,
-	# the latest results then.
 	[ "${PLANTED_SLEEP:-1}" = 0 ] && exit 0
+fi
 
+if [ $planted = 1 ]; then
 	# The system-sleep verdicts' planted bugs (docs/verdicts.md): a
 	# mock device of the machine with a bug of mock/sleep_bug, made
 	# before the baseline (qemu/init, DEVPM_SLEEP_BUGS), through the
