@@ -290,3 +290,17 @@ int devpm_pci_sleep_judge(const struct devpm_pci_sleep_seen *s, char *why,
 		 devpm_pci_sleep_state_name(s->expect));
 	return 1;
 }
+
+void devpm_pci_sleep_facts_read(const char *dev,
+				struct devpm_pci_sleep_facts *f)
+{
+	char path[DEVPM_PATH_MAX], val[32];
+
+	snprintf(path, sizeof(path),
+		 "/sys/bus/pci/devices/%s/firmware_node/power_state", dev);
+	f->platform = devpm_exists(path);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/power/wakeup",
+		 dev);
+	f->wakeup = !devpm_read_str(path, val, sizeof(val)) &&
+		    !strcmp(val, "enabled");
+}

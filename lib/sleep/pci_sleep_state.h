@@ -79,6 +79,10 @@ struct devpm_pci_sleep_facts {
 	bool saved_early;
 };
 
+/* f's platform and wakeup, from dev's firmware node and power/wakeup. */
+void devpm_pci_sleep_facts_read(const char *dev,
+				struct devpm_pci_sleep_facts *f);
+
 /*
  * The state pci_prepare_to_sleep() promises for f (0..3), or -1 with
  * why_not when the promise does not apply or cannot be decided.
