@@ -16,9 +16,9 @@
  * devpm_mock.6 (delay 400 ms) with late_suspend: suspended delay * 1.5
  * after it was idle, it must fail the autosuspend judgment
  * (rpm/autosuspend_timer.h) while the clean devpm_mock.0 passes it.
- * kernel_warn_quoted, last,
- * plants warn_on_suspend in devpm_mock.0: it suspends as ever, but its
- * runtime_suspend WARNs, and the runner must fail the case quoting the
+ * kernel_warn_quoted, last, plants warn_on_suspend in devpm_mock.0: it
+ * suspends as ever, but its runtime_suspend WARNs, and the runner must
+ * fail the case quoting the
  * "WARNING: CPU: N PID: N at .../callbacks.c:N mock_runtime_suspend+.."
  * line (lib/core/kmsg.c: devpm_kmsg_bad_rank), not "[ cut here ]".
  *
