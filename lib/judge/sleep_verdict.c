@@ -99,17 +99,23 @@ void devpm_sleep_verdict_mark(struct devpm_sleep_mark *m)
 	m->dropped = f->dropped;
 }
 
-void devpm_sleep_culprit_words(struct devpm_sleep_culprit *c)
+void devpm_sleep_culprit_set(struct devpm_sleep_culprit *c, const char *dev,
+			     const char *driver, enum devpm_pm_phase phase,
+			     int err)
 {
 	char eb[48];
-	bool suspend = c->phase < DEVPM_PH_NR &&
-		       devpm_pm_phase_is_suspend(c->phase);
+	bool suspend = phase < DEVPM_PH_NR && devpm_pm_phase_is_suspend(phase);
 
+	memset(c, 0, sizeof(*c));
+	snprintf(c->dev, sizeof(c->dev), "%s", dev);
+	snprintf(c->driver, sizeof(c->driver), "%s", driver);
+	c->phase = phase;
+	c->err = err;
 	snprintf(c->why, sizeof(c->why), "%s (%s): %s returned %s: %s",
 		 c->dev, c->driver[0] ? c->driver : "no driver",
-		 c->phase < DEVPM_PH_NR ? devpm_pm_phase_name(c->phase) :
-		 "a callback", devpm_verdict_errno(c->err, eb, sizeof(eb)),
-		 c->phase >= DEVPM_PH_NR ? "system sleep failed" :
+		 phase < DEVPM_PH_NR ? devpm_pm_phase_name(phase) :
+		 "a callback", devpm_verdict_errno(err, eb, sizeof(eb)),
+		 phase >= DEVPM_PH_NR ? "system sleep failed" :
 		 suspend ? "system sleep refused" :
 		 "not resumed with the system");
 }
@@ -185,19 +191,15 @@ int devpm_sleep_verdict_cycle(const struct devpm_sleep_mark *m, int ret,
 			      struct devpm_sleep_culprit *v, size_t max)
 {
 	const struct devpm_sleep_faults *f = devpm_verdict_sleep_faults();
-	struct devpm_sleep_culprit all[DEVPM_SLEEP_FAULTS_MAX], *c;
+	struct devpm_sleep_culprit all[DEVPM_SLEEP_FAULTS_MAX];
 	const struct devpm_base_dev *base;
 	size_t i, n = 0;
 
 	for (i = m->at; i < f->n && n < DEVPM_SLEEP_FAULTS_MAX; i++) {
 		if (have(all, n, f->v[i].dev) || !machine_dev(f->v[i].dev))
 			continue;
-		c = &all[n++];
-		memset(c, 0, sizeof(*c));
-		snprintf(c->dev, sizeof(c->dev), "%s", f->v[i].dev);
-		snprintf(c->driver, sizeof(c->driver), "%s", f->v[i].driver);
-		c->phase = f->v[i].phase;
-		c->err = f->v[i].err;
+		devpm_sleep_culprit_set(&all[n++], f->v[i].dev, f->v[i].driver,
+					f->v[i].phase, f->v[i].err);
 	}
 	/*
 	 * The kernel's own record names the device when the trace does not
@@ -206,15 +208,11 @@ int devpm_sleep_verdict_cycle(const struct devpm_sleep_mark *m, int ret,
 	base = counted && counted->failed && counted->dev[0] ?
 	       machine_dev(counted->dev) : NULL;
 	if (base && !have(all, n, base->name) && n < DEVPM_SLEEP_FAULTS_MAX) {
-		c = &all[n++];
-		memset(c, 0, sizeof(*c));
-		snprintf(c->dev, sizeof(c->dev), "%s", base->name);
-		snprintf(c->driver, sizeof(c->driver), "%s", base->driver);
-		c->phase = step_phase(counted->step);
-		c->err = (int)counted->err;
+		devpm_sleep_culprit_set(&all[n++], base->name, base->driver,
+					step_phase(counted->step),
+					(int)counted->err);
 	}
 	for (i = 0; i < n; i++) {
-		devpm_sleep_culprit_words(&all[i]);
 		record(&all[i]);
 		if (!owner)
 			outside(&all[i], ret);
@@ -235,12 +233,8 @@ int devpm_sleep_verdict_replay(const struct devpm_sleep_cycle *c, int ret)
 
 		if (cb->err >= 0 || !machine_dev(cb->dev))
 			continue;
-		memset(&k, 0, sizeof(k));
-		snprintf(k.dev, sizeof(k.dev), "%s", cb->dev);
-		snprintf(k.driver, sizeof(k.driver), "%s", cb->driver);
-		k.phase = cb->phase;
-		k.err = cb->err;
-		devpm_sleep_culprit_words(&k);
+		devpm_sleep_culprit_set(&k, cb->dev, cb->driver, cb->phase,
+					cb->err);
 		if (!owner)
 			outside(&k, ret);
 		n++;
@@ -276,13 +270,8 @@ static int unjudged_one(void *arg, char **f, int n)
 	const char *dev;
 
 	if (!strcmp(f[0], "fault") && n == 6) {
-		memset(&c, 0, sizeof(c));
-		snprintf(c.dev, sizeof(c.dev), "%s", f[1]);
-		snprintf(c.driver, sizeof(c.driver), "%s",
-			 strcmp(f[2], "-") ? f[2] : "");
-		c.phase = step_phase(f[3]);
-		c.err = atoi(f[4]);
-		devpm_sleep_culprit_words(&c);
+		devpm_sleep_culprit_set(&c, f[1], strcmp(f[2], "-") ? f[2] : "",
+					step_phase(f[3]), atoi(f[4]));
 		snprintf(why, sizeof(why), "%s, in a cycle of %s; no case judged it (%s did not run or did not see it)",
 			 c.why, f[5], DEVPM_SLEEP_JUDGE);
 		dev = f[1];

@@ -88,8 +88,10 @@ int devpm_sleep_verdict_cycle(const struct devpm_sleep_mark *m, int ret,
  */
 int devpm_sleep_verdict_replay(const struct devpm_sleep_cycle *c, int ret);
 
-/* The words of a culprit into c->why (the rule's, docs/verdicts.md). */
-void devpm_sleep_culprit_words(struct devpm_sleep_culprit *c);
+/* c for dev's failed callback, with the rule's words (docs/verdicts.md). */
+void devpm_sleep_culprit_set(struct devpm_sleep_culprit *c, const char *dev,
+			     const char *driver, enum devpm_pm_phase phase,
+			     int err);
 
 /*
  * The case's promise could not be tested because of a device of the

@@ -158,12 +158,8 @@ int devpm_sleep_dev_error(const struct devpm_sleep_cycle *c, const char *dev,
 
 		if (cb->err >= 0 || !cb->end_us || strcmp(cb->dev, dev))
 			continue;
-		memset(&k, 0, sizeof(k));
-		snprintf(k.dev, sizeof(k.dev), "%s", cb->dev);
-		snprintf(k.driver, sizeof(k.driver), "%s", cb->driver);
-		k.phase = cb->phase;
-		k.err = cb->err;
-		devpm_sleep_culprit_words(&k);
+		devpm_sleep_culprit_set(&k, cb->dev, cb->driver, cb->phase,
+					cb->err);
 		snprintf(why, len, "%s", k.why);
 		return 1;
 	}
